@@ -1,0 +1,48 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.application.TraceInput;
+import io.tracegraph.application.TraceResult;
+import io.tracegraph.json.GraphJsonWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tracegraph build TRACE [-o FILE]}. */
+@Command(name = "build", mixinStandardHelpOptions = true,
+        description = {
+            "Validate a trace and print its execution graph (candle-graph/graph/3 JSON):",
+            "span and op nodes with total and self time and memory, call and data edges,",
+            "tensors, gradients, the slowest and heaviest spans and the memory profile.",
+            "A malformed or structurally untrusted trace is rejected (exit 1) with a one-line reason.",
+        })
+final class BuildCommand implements Callable<Integer> {
+    private final Main.Services services;
+
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(paramLabel = "TRACE", description = "The trace: FILE.jsonl, FILE.jsonl.gz or FILE.json.")
+    Path trace;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Write the graph to FILE (created with its directories; replaced only when complete) "
+                    + "instead of standard output.")
+    Path output;
+
+    BuildCommand(Main.Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        TraceResult result = services.buildGraph().build(TraceInput.of(trace));
+        if (result instanceof TraceResult.Built built) {
+            Output.write(services.io(), output, out -> GraphJsonWriter.writeGraph(built.graph(), out));
+            return ExitCode.OK;
+        }
+        return Rejections.report(services.io(), result);
+    }
+}

@@ -1,0 +1,99 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.application.BuildGraph;
+import io.tracegraph.application.CheckTrace;
+import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.json.JacksonTraceReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+
+/**
+ * The composition root: wires adapters into use cases with plain constructors and maps every
+ * outcome to an exit status in one place.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        CliIo io = CliIo.system();
+        int status = createCommandLine(io).execute(args);
+        io.out().flush();
+        io.err().flush();
+        System.exit(status);
+    }
+
+    /** The whole command line, wired; tests use it with captured streams. */
+    public static CommandLine createCommandLine(CliIo io) {
+        TraceReader reader = new JacksonTraceReader();
+        Services services = new Services(io, new BuildGraph(reader), new CheckTrace(reader));
+        CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
+        cli.setOut(io.out());
+        cli.setErr(io.err());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e, debug(parseResult)));
+        cli.setParameterExceptionHandler((e, args) -> {
+            io.err().println("error: " + e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, io.err());
+            io.err().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            return ExitCode.USAGE;
+        });
+        return cli;
+    }
+
+    private static boolean debug(CommandLine.ParseResult parseResult) {
+        return parseResult != null && parseResult.originalArgs().contains("--debug");
+    }
+
+    /** The one place that turns an unexpected exception into a one-line message and a status. */
+    static int failure(CliIo io, Throwable e, boolean debug) {
+        String message;
+        if (e instanceof UncheckedIOException || e instanceof IOException) {
+            Throwable io2 = e instanceof UncheckedIOException ? e.getCause() : e;
+            if (io2 instanceof NoSuchFileException missing) {
+                message = missing.getFile() + ": no such file";
+            } else if (io2 instanceof AccessDeniedException denied) {
+                message = denied.getFile() + ": permission denied";
+            } else {
+                message = e.getMessage();
+            }
+        } else if (e instanceof OutOfMemoryError) {
+            message = "out of memory; give the JVM more heap (e.g. JAVA_OPTS=-Xmx8g)";
+        } else {
+            message = "internal error: " + e;
+        }
+        io.err().println("error: " + message);
+        if (debug) {
+            e.printStackTrace(io.err());
+        } else if (!(e instanceof UncheckedIOException || e instanceof IOException)) {
+            io.err().println("(run with --debug for the stack trace)");
+        }
+        io.err().flush();
+        return ExitCode.FAILURE;
+    }
+
+    /** What the commands need, built once. */
+    record Services(CliIo io, BuildGraph buildGraph, CheckTrace checkTrace) {
+    }
+
+    /** Gives commands their services through their constructors. */
+    private static final class Factory implements CommandLine.IFactory {
+        private final Services services;
+        private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
+
+        Factory(Services services) {
+            this.services = services;
+        }
+
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                return type.getDeclaredConstructor(Services.class).newInstance(services);
+            } catch (NoSuchMethodException e) {
+                return fallback.create(type);
+            }
+        }
+    }
+}

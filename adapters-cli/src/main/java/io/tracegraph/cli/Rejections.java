@@ -1,0 +1,28 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.application.HealthResult;
+import io.tracegraph.application.TraceResult;
+
+/** The one-line messages for rejected traces; every rejection exits with {@link ExitCode#REJECTED}. */
+final class Rejections {
+    private Rejections() {
+    }
+
+    static int report(CliIo io, TraceResult result) {
+        if (result instanceof TraceResult.Malformed malformed) {
+            io.err().println("error: " + malformed.problem().render());
+        } else if (result instanceof TraceResult.Untrusted untrusted) {
+            io.err().println("error: " + untrusted.message());
+        } else {
+            throw new IllegalArgumentException("not a rejection: " + result);
+        }
+        io.err().flush();
+        return ExitCode.REJECTED;
+    }
+
+    static int report(CliIo io, HealthResult.Malformed malformed) {
+        io.err().println("error: " + malformed.problem().render());
+        io.err().flush();
+        return ExitCode.REJECTED;
+    }
+}

@@ -1,0 +1,157 @@
+package io.tracegraph.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.tracegraph.domain.trace.DeviceMemoryEvent;
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.GradientEvent;
+import io.tracegraph.domain.trace.MalformedTraceException;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TraceAssembler;
+import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceProblem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the whole-document JSON form of spec 2.2: one object with {@code schema}, {@code run} and
+ * the record lists (each defaulting to empty). Records decode with the same member rules as in
+ * JSONL; op and tensor storage bytes are resolved as at import; spans keep their given order.
+ */
+final class DocumentReader {
+    private final JsonFactory factory;
+    private final RecordDecoder decoder;
+
+    DocumentReader(JsonFactory factory, RecordDecoder decoder) {
+        this.factory = factory;
+        this.decoder = decoder;
+    }
+
+    TraceDocument read(String source, InputStream in) throws IOException {
+        JsonParser p = factory.createParser(in);
+        try {
+            return document(source, p);
+        } catch (RecordDecoder.DecodeException e) {
+            throw new MalformedTraceException(new TraceProblem(source, line(p), e.member(), e.getMessage()));
+        } catch (JsonProcessingException e) {
+            throw new MalformedTraceException(new TraceProblem(source, Math.max(1, e.getLocation().getLineNr()),
+                    null, "invalid JSON: " + e.getOriginalMessage()));
+        }
+    }
+
+    private static long line(JsonParser p) {
+        return Math.max(1, p.currentLocation().getLineNr());
+    }
+
+    private TraceDocument document(String source, JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new RecordDecoder.DecodeException(null, "expected a JSON object (a whole trace document)");
+        }
+        String schema = null;
+        long schemaLine = 1;
+        RunMeta run = null;
+        List<SpanRecord> spans = new ArrayList<>();
+        TraceAssembler records = new TraceAssembler(source);
+        Set<String> seen = new HashSet<>();
+        String field;
+        while ((field = p.nextFieldName()) != null) {
+            if (!seen.add(field)) {
+                throw new RecordDecoder.DecodeException(field, "duplicate member `" + field + "`");
+            }
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "schema":
+                    if (value != JsonToken.VALUE_STRING) {
+                        throw new RecordDecoder.DecodeException(field, "member `schema` must be a string");
+                    }
+                    schema = p.getText();
+                    schemaLine = line(p);
+                    break;
+                case "run":
+                    expectObject(p, field);
+                    run = decoder.documentRun(p);
+                    break;
+                case "spans":
+                    for (expectArray(p, field); p.nextToken() == JsonToken.START_OBJECT; ) {
+                        spans.add(decoder.documentSpan(p));
+                    }
+                    expectArrayEnd(p, field);
+                    break;
+                case "ops": case "tensors": case "memory": case "device_memory": case "gradients": case "edges":
+                    String kind = recordKind(field);
+                    for (expectArray(p, field); p.nextToken() == JsonToken.START_OBJECT; ) {
+                        add(records, decoder.decode(p, kind, false));
+                    }
+                    expectArrayEnd(p, field);
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+        if (p.nextToken() != null) {
+            throw new RecordDecoder.DecodeException(null, "trailing characters after the document");
+        }
+        if (schema == null || run == null) {
+            throw new RecordDecoder.DecodeException(schema == null ? "schema" : "run",
+                    "document is missing required member `" + (schema == null ? "schema" : "run") + "`");
+        }
+        records.meta(schemaLine, schema, run);
+        TraceDocument assembled = records.finish();
+        return new TraceDocument(schema, run, spans, assembled.ops(), assembled.tensors(), assembled.memory(),
+                assembled.deviceMemory(), assembled.gradients(), assembled.edges());
+    }
+
+    private static String recordKind(String listName) {
+        switch (listName) {
+            case "ops": return "op";
+            case "tensors": return "tensor";
+            case "gradients": return "gradient";
+            case "edges": return "edge";
+            default: return listName;
+        }
+    }
+
+    private static void add(TraceAssembler records, Object record) {
+        if (record instanceof OpEvent op) {
+            records.op(op);
+        } else if (record instanceof TensorEvent tensor) {
+            records.tensor(tensor);
+        } else if (record instanceof MemoryEvent memory) {
+            records.memory(memory);
+        } else if (record instanceof DeviceMemoryEvent device) {
+            records.deviceMemory(device);
+        } else if (record instanceof GradientEvent gradient) {
+            records.gradient(gradient);
+        } else if (record instanceof EdgeEvent edge) {
+            records.edge(edge);
+        }
+    }
+
+    private static void expectObject(JsonParser p, String field) {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new RecordDecoder.DecodeException(field, "member `" + field + "` must be an object");
+        }
+    }
+
+    private static void expectArray(JsonParser p, String field) {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw new RecordDecoder.DecodeException(field, "member `" + field + "` must be an array of objects");
+        }
+    }
+
+    private static void expectArrayEnd(JsonParser p, String field) {
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            throw new RecordDecoder.DecodeException(field, "member `" + field + "` must be an array of objects");
+        }
+    }
+}

@@ -1,0 +1,389 @@
+package io.tracegraph.json;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.GradientRecord;
+import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.GraphSummary;
+import io.tracegraph.domain.graph.HeavySpan;
+import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.graph.TensorRecord;
+import io.tracegraph.domain.health.Coverage;
+import io.tracegraph.domain.health.HealthIssue;
+import io.tracegraph.domain.health.TraceHealth;
+import io.tracegraph.domain.memory.CategoryBytes;
+import io.tracegraph.domain.memory.DeviceMemory;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryProfile;
+import io.tracegraph.domain.memory.MemorySummary;
+import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.Shape;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the graph ({@code candle-graph/graph/3}, spec 5.1), health (spec 3) and memory profile
+ * (spec 4.1) JSON with the original's member names and orders, pretty-printed the way serde_json
+ * does it (two-space indent, {@code "name": value}, {@code []} for empty lists).
+ */
+public final class GraphJsonWriter {
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .build();
+    private static final DefaultPrettyPrinter SERDE_PRETTY;
+
+    static {
+        DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
+        Separators separators = Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("")
+                .withArrayEmptySeparator("");
+        SERDE_PRETTY = new DefaultPrettyPrinter(separators);
+        SERDE_PRETTY.indentArraysWith(indenter);
+        SERDE_PRETTY.indentObjectsWith(indenter);
+    }
+
+    private GraphJsonWriter() {
+    }
+
+    /** A UTF-8 generator over {@code out}, pretty-printed like serde_json; closing it flushes, not closes. */
+    public static JsonGenerator generator(OutputStream out) {
+        try {
+            JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8);
+            g.setPrettyPrinter(new DefaultPrettyPrinter(SERDE_PRETTY));
+            return g;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void writeGraph(ExecutionGraph graph, OutputStream out) {
+        write(out, g -> graph(g, graph));
+    }
+
+    public static void writeHealth(TraceHealth health, OutputStream out) {
+        write(out, g -> health(g, health));
+    }
+
+    public static void writeMemory(MemoryProfile memory, OutputStream out) {
+        write(out, g -> memory(g, memory));
+    }
+
+    /** Something that writes one JSON value. */
+    @FunctionalInterface
+    public interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /** Writes one pretty value followed by a newline, as the original's CLI does. */
+    public static void write(OutputStream out, Body body) {
+        try (JsonGenerator g = generator(out)) {
+            body.write(g);
+            g.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The wire spelling of one of the domain's closed sets: its name in lower case. */
+    public static String wire(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    public static void graph(JsonGenerator g, ExecutionGraph graph) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("schema", graph.schema());
+        g.writeFieldName("spans");
+        nodes(g, graph.spans());
+        g.writeFieldName("edges");
+        edges(g, graph.edges());
+        g.writeFieldName("tensors");
+        tensors(g, graph.tensors());
+        g.writeFieldName("gradients");
+        gradients(g, graph.gradients());
+        g.writeFieldName("summary");
+        summary(g, graph.summary());
+        g.writeFieldName("memory");
+        memory(g, graph.memory());
+        g.writeEndObject();
+    }
+
+    public static void nodes(JsonGenerator g, List<GraphNode> nodes) throws IOException {
+        g.writeStartArray();
+        for (GraphNode node : nodes) {
+            node(g, node);
+        }
+        g.writeEndArray();
+    }
+
+    public static void node(JsonGenerator g, GraphNode node) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", node.id());
+        g.writeFieldName("parent_id");
+        if (node.parentId() == null) {
+            g.writeNull();
+        } else {
+            g.writeString(node.parentId());
+        }
+        g.writeStringField("name", node.name());
+        g.writeStringField("kind", wire(node.kind()));
+        g.writeNumberField("start_ns", node.startNs());
+        g.writeNumberField("self_time_ns", node.selfTimeNs());
+        g.writeNumberField("total_time_ns", node.totalTimeNs());
+        if (node.shape() != null) {
+            g.writeFieldName("shape");
+            shape(g, node.shape());
+        }
+        if (node.dtype() != null) {
+            g.writeStringField("dtype", node.dtype());
+        }
+        if (node.device() != null) {
+            g.writeStringField("device", node.device());
+        }
+        g.writeNumberField("bytes", node.bytes());
+        g.writeNumberField("peak_bytes", node.peakBytes());
+        g.writeNumberField("residual_bytes", node.residualBytes());
+        if (node.storageBytes() != null) {
+            g.writeNumberField("storage_bytes", node.storageBytes());
+        }
+        g.writeEndObject();
+    }
+
+    public static void edges(JsonGenerator g, List<GraphEdge> edges) throws IOException {
+        g.writeStartArray();
+        for (GraphEdge edge : edges) {
+            edge(g, edge);
+        }
+        g.writeEndArray();
+    }
+
+    public static void edge(JsonGenerator g, GraphEdge edge) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("from", edge.from());
+        g.writeStringField("to", edge.to());
+        g.writeStringField("kind", wire(edge.kind()));
+        g.writeNumberField("duration_ns", edge.durationNs());
+        if (edge.label() != null) {
+            g.writeStringField("label", edge.label());
+        }
+        g.writeEndObject();
+    }
+
+    public static void tensors(JsonGenerator g, List<TensorRecord> tensors) throws IOException {
+        g.writeStartArray();
+        for (TensorRecord t : tensors) {
+            g.writeStartObject();
+            g.writeStringField("span_id", t.spanId());
+            g.writeStringField("tensor_id", t.tensorId());
+            g.writeFieldName("shape");
+            shape(g, t.shape());
+            g.writeStringField("dtype", t.dtype());
+            g.writeStringField("device", t.device());
+            g.writeBooleanField("requires_grad", t.requiresGrad());
+            g.writeNumberField("storage_bytes", t.storageBytes());
+            g.writeStringField("category", wire(t.category()));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void gradients(JsonGenerator g, List<GradientRecord> gradients) throws IOException {
+        g.writeStartArray();
+        for (GradientRecord r : gradients) {
+            g.writeStartObject();
+            g.writeStringField("root", r.root());
+            g.writeStringField("key", r.key());
+            g.writeStringField("state", wire(r.state()));
+            if (r.norm() != null) {
+                g.writeNumberField("norm", r.norm());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void summary(JsonGenerator g, GraphSummary summary) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("entrypoint", summary.entrypoint());
+        g.writeNumberField("total_ms", summary.totalMs());
+        g.writeFieldName("slowest_spans");
+        slowest(g, summary.slowestSpans());
+        g.writeFieldName("heaviest_spans");
+        heaviest(g, summary.heaviestSpans());
+        g.writeFieldName("memory");
+        memorySummary(g, summary.memory());
+        g.writeEndObject();
+    }
+
+    public static void slowest(JsonGenerator g, List<SlowSpan> spans) throws IOException {
+        g.writeStartArray();
+        for (SlowSpan s : spans) {
+            g.writeStartObject();
+            g.writeStringField("id", s.id());
+            g.writeStringField("name", s.name());
+            g.writeNumberField("self_time_ns", s.selfTimeNs());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void heaviest(JsonGenerator g, List<HeavySpan> spans) throws IOException {
+        g.writeStartArray();
+        for (HeavySpan s : spans) {
+            g.writeStartObject();
+            g.writeStringField("id", s.id());
+            g.writeStringField("name", s.name());
+            g.writeNumberField("bytes", s.bytes());
+            g.writeNumberField("peak_bytes", s.peakBytes());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void memory(JsonGenerator g, MemoryProfile memory) throws IOException {
+        g.writeStartObject();
+        g.writeFieldName("summary");
+        memorySummary(g, memory.summary());
+        g.writeFieldName("timeline");
+        timeline(g, memory.timeline());
+        g.writeFieldName("peak_breakdown");
+        allocations(g, memory.peakBreakdown());
+        g.writeFieldName("by_device");
+        devices(g, memory.byDevice());
+        g.writeEndObject();
+    }
+
+    public static void memorySummary(JsonGenerator g, MemorySummary s) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("alloc_count", s.allocCount());
+        g.writeNumberField("free_count", s.freeCount());
+        g.writeNumberField("total_alloc_bytes", s.totalAllocBytes());
+        g.writeNumberField("peak_bytes", s.peakBytes());
+        g.writeNumberField("peak_timestamp_ns", s.peakTimestampNs());
+        g.writeStringField("peak_device", s.peakDevice());
+        g.writeFieldName("peak_by_category");
+        categories(g, s.peakByCategory());
+        g.writeNumberField("autograd_retained_bytes", s.autogradRetainedBytes());
+        g.writeEndObject();
+    }
+
+    public static void timeline(JsonGenerator g, List<TimelinePoint> timeline) throws IOException {
+        g.writeStartArray();
+        for (int i = 0, n = timeline.size(); i < n; i++) {
+            TimelinePoint point = timeline.get(i);
+            g.writeStartObject();
+            g.writeNumberField("timestamp_ns", point.timestampNs());
+            g.writeStringField("device", point.device());
+            g.writeNumberField("live_bytes", point.liveBytes());
+            g.writeNumberField("heap_bytes", point.heapBytes());
+            g.writeNumberField("free_bytes", point.freeBytes());
+            g.writeFieldName("by_category");
+            categories(g, point.byCategory());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void allocations(JsonGenerator g, List<LiveAllocation> allocations) throws IOException {
+        g.writeStartArray();
+        for (LiveAllocation a : allocations) {
+            g.writeStartObject();
+            g.writeStringField("tensor_id", a.tensorId());
+            g.writeStringField("span_id", a.spanId());
+            g.writeFieldName("op_name");
+            if (a.opName() == null) {
+                g.writeNull();
+            } else {
+                g.writeString(a.opName());
+            }
+            g.writeNumberField("bytes", a.bytes());
+            g.writeFieldName("shape");
+            shape(g, a.shape());
+            g.writeStringField("dtype", a.dtype());
+            g.writeStringField("device", a.device());
+            g.writeStringField("category", wire(a.category()));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void devices(JsonGenerator g, List<DeviceMemory> devices) throws IOException {
+        g.writeStartArray();
+        for (DeviceMemory d : devices) {
+            g.writeStartObject();
+            g.writeStringField("device", d.device());
+            g.writeNumberField("capacity_bytes", d.capacityBytes());
+            g.writeNumberField("peak_bytes", d.peakBytes());
+            g.writeNumberField("peak_timestamp_ns", d.peakTimestampNs());
+            g.writeNumberField("alloc_count", d.allocCount());
+            g.writeNumberField("free_count", d.freeCount());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    public static void categories(JsonGenerator g, CategoryBytes categories) throws IOException {
+        g.writeStartObject();
+        for (MemoryCategory category : MemoryCategory.ordered()) {
+            if (categories.has(category)) {
+                g.writeNumberField(wire(category), categories.get(category));
+            }
+        }
+        g.writeEndObject();
+    }
+
+    public static void shape(JsonGenerator g, Shape shape) throws IOException {
+        g.writeStartArray();
+        for (int i = 0; i < shape.rank(); i++) {
+            g.writeNumber(shape.dim(i));
+        }
+        g.writeEndArray();
+    }
+
+    public static void health(JsonGenerator g, TraceHealth health) throws IOException {
+        g.writeStartObject();
+        g.writeBooleanField("trusted", health.trusted());
+        g.writeFieldName("issues");
+        g.writeStartArray();
+        for (HealthIssue issue : health.issues()) {
+            g.writeStartObject();
+            g.writeStringField("severity", wire(issue.severity()));
+            g.writeStringField("code", issue.code());
+            g.writeStringField("message", issue.message());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeFieldName("coverage");
+        Coverage c = health.coverage();
+        g.writeStartObject();
+        g.writeNumberField("spans", c.spans());
+        g.writeNumberField("closed_spans", c.closedSpans());
+        g.writeNumberField("root_spans", c.rootSpans());
+        g.writeNumberField("measured_spans", c.measuredSpans());
+        g.writeNumberField("operations", c.operations());
+        g.writeNumberField("tensors", c.tensors());
+        g.writeNumberField("memory_events", c.memoryEvents());
+        g.writeNumberField("device_memory_samples", c.deviceMemorySamples());
+        g.writeNumberField("gradients", c.gradients());
+        g.writeNumberField("edges", c.edges());
+        g.writeNumberField("forward_spans", c.forwardSpans());
+        g.writeNumberField("backward_spans", c.backwardSpans());
+        g.writeNumberField("optimizer_spans", c.optimizerSpans());
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+}

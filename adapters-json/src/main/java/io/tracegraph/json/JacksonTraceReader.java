@@ -1,0 +1,449 @@
+package io.tracegraph.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.domain.trace.DeviceMemoryEvent;
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.GradientEvent;
+import io.tracegraph.domain.trace.MalformedTraceException;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.SpanStart;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TraceAssembler;
+import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceProblem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The JSONL trace reader (spec 1–2 with decisions D5–D8), plain or gzip-compressed (detected by
+ * its magic bytes), and the whole-document JSON form for sources named {@code *.json[.gz]}.
+ *
+ * <p>The stream is cut into blocks at line boundaries; worker threads decode blocks into records
+ * while the calling thread reads ahead and feeds decoded blocks, in order, to the
+ * {@link TraceAssembler}. Only the decoded records and a few blocks in flight are in memory.
+ *
+ * <p>Errors follow the original's precedence: a decoding error anywhere beats an assembly error
+ * (the original decodes every line before assembling), and both beat the missing-meta and schema
+ * checks. Every error names the source and the physical line.
+ */
+public final class JacksonTraceReader implements TraceReader {
+    /** Default block size handed to one decoding task. */
+    static final int BLOCK = 4 << 20;
+    /** Default longest accepted line. */
+    public static final int DEFAULT_MAX_LINE_BYTES = 64 << 20;
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(DEFAULT_MAX_LINE_BYTES).maxNumberLength(1000).maxNestingDepth(200).build())
+            .build();
+
+    private final int threads;
+    private final int maxLineBytes;
+    private final ThreadLocal<RecordDecoder> decoders = ThreadLocal.withInitial(RecordDecoder::new);
+
+    /** A reader that decodes with as many threads as there are processors. */
+    public JacksonTraceReader() {
+        this(Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_LINE_BYTES);
+    }
+
+    public JacksonTraceReader(int threads, int maxLineBytes) {
+        if (threads < 1 || maxLineBytes < 1) {
+            throw new IllegalArgumentException("threads and maxLineBytes must be positive");
+        }
+        this.threads = threads;
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    @Override
+    public TraceDocument read(String source, InputStream raw) {
+        try {
+            InputStream in = decompressIfGzip(raw);
+            if (isDocumentForm(source)) {
+                return new DocumentReader(FACTORY, decoders.get()).read(source, in);
+            }
+            return new Session(source, in).run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    static boolean isDocumentForm(String source) {
+        String name = source.toLowerCase(java.util.Locale.ROOT);
+        return name.endsWith(".json") || name.endsWith(".json.gz");
+    }
+
+    private static InputStream decompressIfGzip(InputStream raw) throws IOException {
+        PushbackInputStream in = new PushbackInputStream(raw, 2);
+        int b0 = in.read();
+        int b1 = b0 < 0 ? -1 : in.read();
+        if (b1 >= 0) {
+            in.unread(b1);
+        }
+        if (b0 >= 0) {
+            in.unread(b0);
+        }
+        if (b0 == 0x1f && b1 == 0x8b) {
+            return new GZIPInputStream(in, 1 << 16);
+        }
+        return in;
+    }
+
+    /** Decoded content of one block: records with their block-relative line numbers. */
+    private static final class Block {
+        Object[] records = new Object[1024];
+        int[] lines = new int[1024];
+        int count;
+        int lineCount;
+        int errorLine;
+        String errorMember;
+        String errorMessage;
+
+        void add(Object record, int line) {
+            if (count == records.length) {
+                records = Arrays.copyOf(records, count * 2);
+                lines = Arrays.copyOf(lines, count * 2);
+            }
+            records[count] = record;
+            lines[count++] = line;
+        }
+    }
+
+    /** One read of one stream. */
+    private final class Session {
+        private final String source;
+        private final InputStream in;
+        private final TraceAssembler assembler;
+        private long baseLine;
+        private MalformedTraceException pendingAssemblyError;
+
+        Session(String source, InputStream in) {
+            this.source = source;
+            this.in = in;
+            this.assembler = new TraceAssembler(source);
+        }
+
+        TraceDocument run() throws IOException {
+            ExecutorService pool = null;
+            ArrayDeque<Future<Block>> inFlight = new ArrayDeque<>();
+            try {
+                byte[] carry = new byte[0];
+                int carryLength = 0;
+                boolean first = true;
+                while (true) {
+                    int size = Math.max(BLOCK, carryLength * 2);
+                    byte[] buf = new byte[size];
+                    System.arraycopy(carry, 0, buf, 0, carryLength);
+                    int filled = carryLength;
+                    int read;
+                    while (filled < buf.length && (read = in.read(buf, filled, buf.length - filled)) > 0) {
+                        filled += read;
+                    }
+                    boolean eof = filled < buf.length;
+                    int from = 0;
+                    if (first) {
+                        first = false;
+                        if (filled >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB
+                                && (buf[2] & 0xff) == 0xBF) {
+                            from = 3;
+                        }
+                    }
+                    int cut = eof ? filled : lastNewline(buf, filled) + 1;
+                    if (cut == 0 && !eof) {
+                        // No line break in a whole block: the line keeps growing.
+                        if (filled - from > maxLineBytes) {
+                            while (!inFlight.isEmpty()) {
+                                consume(await(inFlight.poll()));
+                            }
+                            throw lineTooLong(buf, from, filled);
+                        }
+                        carry = buf;
+                        carryLength = filled;
+                        if (from > 0) {
+                            carry = Arrays.copyOfRange(buf, from, filled);
+                            carryLength = filled - from;
+                        }
+                        continue;
+                    }
+                    carryLength = filled - cut;
+                    carry = Arrays.copyOfRange(buf, cut, filled);
+                    final int start = from;
+                    final int end = cut;
+                    if (eof && inFlight.isEmpty()) {
+                        consume(decodeBlock(buf, start, end));
+                        break;
+                    }
+                    if (pool == null) {
+                        pool = Executors.newFixedThreadPool(threads, daemonThreads());
+                    }
+                    inFlight.add(pool.submit(() -> decodeBlock(buf, start, end)));
+                    while (inFlight.size() > threads + 1) {
+                        consume(await(inFlight.poll()));
+                    }
+                    if (eof) {
+                        break;
+                    }
+                }
+                while (!inFlight.isEmpty()) {
+                    consume(await(inFlight.poll()));
+                }
+            } finally {
+                for (Future<Block> f : inFlight) {
+                    f.cancel(true);
+                }
+                if (pool != null) {
+                    pool.shutdownNow();
+                }
+            }
+            if (pendingAssemblyError != null) {
+                throw pendingAssemblyError;
+            }
+            return assembler.finish();
+        }
+
+        private MalformedTraceException lineTooLong(byte[] buf, int from, int filled) {
+            int lines = 0;
+            for (int i = from; i < filled; i++) {
+                if (buf[i] == '\n') {
+                    lines++;
+                }
+            }
+            return new MalformedTraceException(new TraceProblem(source, baseLine + lines + 1, null,
+                    "line is longer than " + maxLineBytes + " bytes"));
+        }
+
+        private Block await(Future<Block> future) throws IOException {
+            try {
+                return future.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while reading " + source, e);
+            } catch (CancellationException e) {
+                throw new IOException("reading " + source + " was cancelled", e);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new IOException(cause);
+            }
+        }
+
+        private void consume(Block block) {
+            if (pendingAssemblyError == null) {
+                try {
+                    for (int i = 0; i < block.count; i++) {
+                        feed(block.records[i], baseLine + block.lines[i]);
+                    }
+                } catch (MalformedTraceException e) {
+                    pendingAssemblyError = e;
+                }
+            }
+            if (block.errorMessage != null) {
+                throw new MalformedTraceException(new TraceProblem(source, baseLine + block.errorLine,
+                        block.errorMember, block.errorMessage));
+            }
+            baseLine += block.lineCount;
+        }
+
+        private void feed(Object record, long line) {
+            if (record instanceof OpEvent op) {
+                assembler.op(op);
+            } else if (record instanceof MemoryEvent memory) {
+                assembler.memory(memory);
+            } else if (record instanceof SpanStart start) {
+                assembler.spanStart(line, start);
+            } else if (record instanceof RecordDecoder.SpanEnd end) {
+                assembler.spanEnd(line, end.id(), end.durationNs());
+            } else if (record instanceof TensorEvent tensor) {
+                assembler.tensor(tensor);
+            } else if (record instanceof DeviceMemoryEvent device) {
+                assembler.deviceMemory(device);
+            } else if (record instanceof GradientEvent gradient) {
+                assembler.gradient(gradient);
+            } else if (record instanceof EdgeEvent edge) {
+                assembler.edge(edge);
+            } else if (record instanceof RecordDecoder.Meta meta) {
+                assembler.meta(line, meta.schema(), meta.run());
+            } else {
+                throw new IllegalStateException("unexpected record " + record);
+            }
+        }
+
+        private Block decodeBlock(byte[] buf, int from, int to) {
+            Block block = new Block();
+            RecordDecoder decoder = decoders.get();
+            int line = 0;
+            int pos = from;
+            while (pos < to) {
+                int nl = indexOf(buf, (byte) '\n', pos, to);
+                int lineEnd = nl < 0 ? to : nl;
+                line++;
+                if (lineEnd - pos > maxLineBytes) {
+                    block.errorLine = line;
+                    block.errorMessage = "line is longer than " + maxLineBytes + " bytes";
+                    return block;
+                }
+                int s = pos;
+                int e = lineEnd;
+                while (s < e && isJsonSpace(buf[s])) {
+                    s++;
+                }
+                while (e > s && isJsonSpace(buf[e - 1])) {
+                    e--;
+                }
+                if (s < e) {
+                    try {
+                        block.add(decodeLine(decoder, buf, s, e - s), line);
+                    } catch (RecordDecoder.DecodeException ex) {
+                        block.errorLine = line;
+                        block.errorMember = ex.member();
+                        block.errorMessage = ex.getMessage();
+                        return block;
+                    }
+                }
+                pos = nl < 0 ? to : nl + 1;
+            }
+            block.lineCount = line;
+            return block;
+        }
+    }
+
+    private static ThreadFactoryWithNames daemonThreads() {
+        return new ThreadFactoryWithNames();
+    }
+
+    private static final class ThreadFactoryWithNames implements java.util.concurrent.ThreadFactory {
+        private int next;
+
+        @Override
+        public synchronized Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "trace-decoder-" + next++);
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+
+    /** Decodes one trimmed, non-empty line into a record. */
+    static Object decodeLine(RecordDecoder decoder, byte[] buf, int offset, int length) {
+        if (buf[offset] != '{') {
+            if (length >= 3 && (buf[offset] & 0xff) == 0xEF && (buf[offset + 1] & 0xff) == 0xBB
+                    && (buf[offset + 2] & 0xff) == 0xBF) {
+                throw new RecordDecoder.DecodeException(null,
+                        "unexpected byte-order mark (allowed only at the start of the file)");
+            }
+            throw new RecordDecoder.DecodeException(null, "expected a JSON object, found "
+                    + describeStart(buf, offset, length));
+        }
+        try (JsonParser p = FACTORY.createParser(buf, offset, length)) {
+            p.nextToken();
+            String first = p.nextFieldName();
+            Object record;
+            if ("kind".equals(first)) {
+                record = decoder.decode(p, kindValue(p), true);
+            } else {
+                String kind = findKind(buf, offset, length);
+                try (JsonParser again = FACTORY.createParser(buf, offset, length)) {
+                    again.nextToken();
+                    record = decoder.decode(again, kind, false);
+                    expectEnd(again);
+                }
+                return record;
+            }
+            expectEnd(p);
+            return record;
+        } catch (JsonProcessingException e) {
+            throw new RecordDecoder.DecodeException(null, "invalid JSON: " + e.getOriginalMessage()
+                    + " (column " + e.getLocation().getColumnNr() + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String kindValue(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.VALUE_STRING) {
+            throw new RecordDecoder.DecodeException("kind", "member `kind` must be a string");
+        }
+        return p.getText();
+    }
+
+    /** Finds the {@code kind} member of a record whose first member is something else. */
+    private static String findKind(byte[] buf, int offset, int length) throws IOException {
+        try (JsonParser p = FACTORY.createParser(buf, offset, length)) {
+            p.nextToken();
+            String name;
+            while ((name = p.nextFieldName()) != null) {
+                if (name.equals("kind")) {
+                    return kindValue(p);
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT) {
+                throw new RecordDecoder.DecodeException(null, "expected a member name or `}`");
+            }
+            throw new RecordDecoder.DecodeException("kind", "record has no `kind` member");
+        }
+    }
+
+    private static void expectEnd(JsonParser p) throws IOException {
+        if (p.nextToken() != null) {
+            throw new RecordDecoder.DecodeException(null,
+                    "trailing characters after the JSON object (one record per line)");
+        }
+    }
+
+    private static String describeStart(byte[] buf, int offset, int length) {
+        int c = buf[offset] & 0xff;
+        if (c == '[') {
+            return "an array";
+        }
+        if (c == '"') {
+            return "a string";
+        }
+        if (c >= 0x20 && c < 0x7f) {
+            return "'" + (char) c + "'";
+        }
+        return String.format("byte 0x%02X", c);
+    }
+
+    static boolean isJsonSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
+    }
+
+    private static int lastNewline(byte[] buf, int filled) {
+        for (int i = filled - 1; i >= 0; i--) {
+            if (buf[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int indexOf(byte[] buf, byte b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (buf[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,671 @@
+package io.tracegraph.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.tracegraph.domain.trace.DeviceMemoryEvent;
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.ExecutionPhase;
+import io.tracegraph.domain.trace.ExecutionStep;
+import io.tracegraph.domain.trace.GradientEvent;
+import io.tracegraph.domain.trace.GradientState;
+import io.tracegraph.domain.trace.MemoryAction;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.Shape;
+import io.tracegraph.domain.trace.SpanKind;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.SpanStart;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TimingMode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Decodes the members of one trace record from a streaming parser positioned inside the record's
+ * object, with the rules of spec 1.2: unknown members ignored, duplicates rejected, required /
+ * defaulted / optional members, integers in 0..2^63−1 (D5), exact enum spellings. One decoder per
+ * thread: it keeps a small pool that de-duplicates repetitive strings (dtypes, devices, op names,
+ * span ids), which keeps million-record traces small in memory.
+ */
+final class RecordDecoder {
+    /** The {@code meta} record: schema plus run metadata. */
+    record Meta(String schema, RunMeta run) {
+    }
+
+    /** The {@code span_end} record. */
+    record SpanEnd(String id, long durationNs) {
+    }
+
+    private static final int POOL_LIMIT = 1 << 14;
+
+    private final Map<String, String> pool = new HashMap<>();
+    private long[] dims = new long[8];
+    private JsonParser p;
+    private String kindName;
+    private long seen;
+
+    /**
+     * Decodes the record whose {@code kind} is known; {@code p} stands after the object's opening
+     * brace or after the value of a leading {@code kind} member. With {@code discriminated}, a
+     * {@code kind} member is the record discriminator (JSONL); otherwise it is an ordinary member.
+     */
+    Object decode(JsonParser parser, String kind, boolean kindAlreadyRead) throws IOException {
+        this.p = parser;
+        this.kindName = kind;
+        this.seen = kindAlreadyRead ? 1L : 0L;
+        switch (kind) {
+            case "meta":
+                return meta();
+            case "span_start":
+                return spanStart();
+            case "span_end":
+                return spanEnd();
+            case "op":
+                return op();
+            case "tensor":
+                return tensor();
+            case "memory":
+                return memory();
+            case "device_memory":
+                return deviceMemory();
+            case "gradient":
+                return gradient();
+            case "edge":
+                return edge();
+            default:
+                throw new DecodeException(null, "unknown record kind `" + kind + "` (expected meta, span_start, "
+                        + "span_end, op, tensor, memory, device_memory, gradient or edge)");
+        }
+    }
+
+    /** A span of the whole-document form ({@code kind} is the span kind there). */
+    SpanRecord documentSpan(JsonParser parser) throws IOException {
+        this.p = parser;
+        this.kindName = "span";
+        this.seen = 0;
+        String id = null;
+        String parentId = null;
+        String name = null;
+        SpanKind kind = null;
+        Boolean measured = null;
+        long startNs = -1;
+        boolean closed = false;
+        long durationNs = 0;
+        ExecutionStep step = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "id": mark(1, field); id = string(field); break;
+                case "parent_id": mark(2, field); parentId = optString(field); break;
+                case "name": mark(3, field); name = string(field); break;
+                case "kind": mark(4, field); kind = spanKind(field); break;
+                case "measured": mark(5, field); measured = bool(field); break;
+                case "start_ns": mark(6, field); startNs = u63(field); break;
+                case "closed": mark(7, field); closed = bool(field); break;
+                case "duration_ns": mark(8, field); durationNs = u63(field); break;
+                case "step": mark(9, field); step = optStep(field); break;
+                default: skip();
+            }
+        }
+        return new SpanRecord(required(id, "id"), parentId, required(name, "name"), required(kind, "kind"),
+                required(measured, "measured"), requiredLong(startNs, "start_ns"), closed, durationNs, step);
+    }
+
+    /** The {@code run} object of the whole-document form. */
+    RunMeta documentRun(JsonParser parser) throws IOException {
+        this.p = parser;
+        this.kindName = "run";
+        this.seen = 0;
+        return meta().run();
+    }
+
+    private Meta meta() throws IOException {
+        String schema = null;
+        String runId = null;
+        String correlationId = null;
+        String entrypoint = null;
+        ExecutionPhase phase = null;
+        String timestamp = null;
+        long captureStep = -1;
+        long warmupSteps = -1;
+        String device = null;
+        TimingMode timingMode = null;
+        Map<String, String> tags = null;
+        String candleVersion = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "schema": mark(1, field); schema = string(field); break;
+                case "run_id": mark(2, field); runId = string(field); break;
+                case "correlation_id": mark(3, field); correlationId = string(field); break;
+                case "entrypoint": mark(4, field); entrypoint = string(field); break;
+                case "phase": mark(5, field); phase = phase(field); break;
+                case "timestamp": mark(6, field); timestamp = string(field); break;
+                case "capture_step": mark(7, field); captureStep = u63(field); break;
+                case "warmup_steps": mark(8, field); warmupSteps = u63(field); break;
+                case "device": mark(9, field); device = string(field); break;
+                case "timing_mode": mark(10, field); timingMode = timingMode(field); break;
+                case "tags": mark(11, field); tags = tags(field); break;
+                case "candle_version": mark(12, field); candleVersion = optString(field); break;
+                default: skip();
+            }
+        }
+        boolean inDocument = kindName.equals("run");
+        RunMeta run = new RunMeta(required(runId, "run_id"), required(correlationId, "correlation_id"),
+                required(entrypoint, "entrypoint"), required(phase, "phase"), required(timestamp, "timestamp"),
+                requiredLong(captureStep, "capture_step"), requiredLong(warmupSteps, "warmup_steps"),
+                required(device, "device"), required(timingMode, "timing_mode"), required(tags, "tags"),
+                candleVersion);
+        return new Meta(inDocument ? schema : required(schema, "schema"), run);
+    }
+
+    private SpanStart spanStart() throws IOException {
+        String id = null;
+        String parentId = null;
+        String name = null;
+        long startNs = -1;
+        SpanKind kind = null;
+        boolean measured = false;
+        ExecutionStep step = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "id": mark(1, field); id = string(field); break;
+                case "parent_id": mark(2, field); parentId = optString(field); break;
+                case "name": mark(3, field); name = pooled(string(field)); break;
+                case "start_ns": mark(4, field); startNs = u63(field); break;
+                case "span_kind": mark(5, field); kind = spanKind(field); break;
+                case "measured": mark(6, field); measured = bool(field); break;
+                case "step": mark(7, field); step = optStep(field); break;
+                default: skip();
+            }
+        }
+        return new SpanStart(required(id, "id"), parentId, required(name, "name"), requiredLong(startNs, "start_ns"),
+                required(kind, "span_kind"), measured, step);
+    }
+
+    private SpanEnd spanEnd() throws IOException {
+        String id = null;
+        long durationNs = 0;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "id": mark(1, field); id = string(field); break;
+                case "duration_ns": mark(2, field); durationNs = u63(field); break;
+                default: skip();
+            }
+        }
+        return new SpanEnd(required(id, "id"), durationNs);
+    }
+
+    private OpEvent op() throws IOException {
+        String spanId = null;
+        String opName = null;
+        List<String> inputs = List.of();
+        String output = null;
+        Shape shape = Shape.SCALAR;
+        String dtype = null;
+        String device = null;
+        long durationNs = -1;
+        long timestampNs = 0;
+        Long storageBytes = null;
+        long inputStorageBytes = 0;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = pooled(string(field)); break;
+                case "op_name": mark(2, field); opName = pooled(string(field)); break;
+                case "inputs": mark(3, field); inputs = strings(field); break;
+                case "output": mark(4, field); output = optString(field); break;
+                case "shape": mark(5, field); shape = shape(field); break;
+                case "dtype": mark(6, field); dtype = pooled(string(field)); break;
+                case "device": mark(7, field); device = pooled(string(field)); break;
+                case "duration_ns": mark(8, field); durationNs = u63(field); break;
+                case "timestamp_ns": mark(9, field); timestampNs = u63(field); break;
+                case "storage_bytes": mark(10, field); storageBytes = optU63(field); break;
+                case "input_storage_bytes": mark(11, field); inputStorageBytes = u63(field); break;
+                default: skip();
+            }
+        }
+        return new OpEvent(required(spanId, "span_id"), required(opName, "op_name"), inputs, output, shape,
+                required(dtype, "dtype"), required(device, "device"), requiredLong(durationNs, "duration_ns"),
+                timestampNs, storageBytes, inputStorageBytes);
+    }
+
+    private TensorEvent tensor() throws IOException {
+        String spanId = null;
+        String tensorId = null;
+        Shape shape = Shape.SCALAR;
+        String dtype = null;
+        String device = null;
+        boolean requiresGrad = false;
+        Long storageBytes = null;
+        MemoryCategory category = MemoryCategory.OTHER;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = pooled(string(field)); break;
+                case "tensor_id": mark(2, field); tensorId = string(field); break;
+                case "shape": mark(3, field); shape = shape(field); break;
+                case "dtype": mark(4, field); dtype = pooled(string(field)); break;
+                case "device": mark(5, field); device = pooled(string(field)); break;
+                case "requires_grad": mark(6, field); requiresGrad = bool(field); break;
+                case "storage_bytes": mark(7, field); storageBytes = optU63(field); break;
+                case "category": mark(8, field); category = category(field); break;
+                default: skip();
+            }
+        }
+        return new TensorEvent(required(spanId, "span_id"), required(tensorId, "tensor_id"), shape,
+                required(dtype, "dtype"), required(device, "device"), requiresGrad, storageBytes, category);
+    }
+
+    private MemoryEvent memory() throws IOException {
+        long timestampNs = -1;
+        String tensorId = null;
+        String spanId = null;
+        String opName = null;
+        String device = null;
+        long bytes = -1;
+        MemoryAction action = null;
+        Shape shape = Shape.SCALAR;
+        String dtype = null;
+        MemoryCategory category = MemoryCategory.OTHER;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
+                case "tensor_id": mark(2, field); tensorId = string(field); break;
+                case "span_id": mark(3, field); spanId = pooled(string(field)); break;
+                case "op_name": mark(4, field); opName = pooled(optString(field)); break;
+                case "device": mark(5, field); device = pooled(string(field)); break;
+                case "bytes": mark(6, field); bytes = u63(field); break;
+                case "action": mark(7, field); action = action(field); break;
+                case "shape": mark(8, field); shape = shape(field); break;
+                case "dtype": mark(9, field); dtype = pooled(string(field)); break;
+                case "category": mark(10, field); category = category(field); break;
+                default: skip();
+            }
+        }
+        return new MemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(tensorId, "tensor_id"),
+                required(spanId, "span_id"), opName, required(device, "device"), requiredLong(bytes, "bytes"),
+                required(action, "action"), shape, required(dtype, "dtype"), category);
+    }
+
+    private DeviceMemoryEvent deviceMemory() throws IOException {
+        long timestampNs = -1;
+        String device = null;
+        long used = -1;
+        long free = -1;
+        Long reserved = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
+                case "device": mark(2, field); device = pooled(string(field)); break;
+                case "used_bytes": mark(3, field); used = u63(field); break;
+                case "free_bytes": mark(4, field); free = u63(field); break;
+                case "reserved_bytes": mark(5, field); reserved = optU63(field); break;
+                default: skip();
+            }
+        }
+        return new DeviceMemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(device, "device"),
+                requiredLong(used, "used_bytes"), requiredLong(free, "free_bytes"), reserved);
+    }
+
+    private GradientEvent gradient() throws IOException {
+        String eventId = null;
+        String root = null;
+        String key = null;
+        GradientState state = null;
+        Double norm = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "event_id": mark(1, field); eventId = string(field); break;
+                case "root": mark(2, field); root = pooled(string(field)); break;
+                case "key": mark(3, field); key = string(field); break;
+                case "state": mark(4, field); state = gradientState(field); break;
+                case "norm": mark(5, field); norm = optF64(field); break;
+                default: skip();
+            }
+        }
+        return new GradientEvent(required(eventId, "event_id"), required(root, "root"), required(key, "key"),
+                required(state, "state"), norm);
+    }
+
+    private EdgeEvent edge() throws IOException {
+        String from = null;
+        String to = null;
+        long durationNs = -1;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "from_span": mark(1, field); from = pooled(string(field)); break;
+                case "to_span": mark(2, field); to = pooled(string(field)); break;
+                case "duration_ns": mark(3, field); durationNs = u63(field); break;
+                default: skip();
+            }
+        }
+        return new EdgeEvent(required(from, "from_span"), required(to, "to_span"),
+                requiredLong(durationNs, "duration_ns"));
+    }
+
+    // ---- members --------------------------------------------------------------------------
+
+    /** The next member name, or {@code null} at the end of the object. */
+    private String nextField() throws IOException {
+        String name = p.nextFieldName();
+        if (name != null) {
+            p.nextToken();
+            return name;
+        }
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+            throw new DecodeException(null, "expected a member name or `}`");
+        }
+        return null;
+    }
+
+    /** A {@code kind} member met again inside a JSONL record: only its duplicate is an error. */
+    private void discriminator() throws IOException {
+        if (kindName.equals("run")) {
+            skip();
+            return;
+        }
+        mark(0, "kind");
+        skip();
+    }
+
+    private void mark(int bit, String field) {
+        long mask = 1L << bit;
+        if ((seen & mask) != 0) {
+            throw new DecodeException(field, "duplicate member `" + field + "`");
+        }
+        seen |= mask;
+    }
+
+    private void skip() throws IOException {
+        p.skipChildren();
+    }
+
+    private String string(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        throw wrongType(field, "a string");
+    }
+
+    private String optString(String field) throws IOException {
+        return p.currentToken() == JsonToken.VALUE_NULL ? null : string(field);
+    }
+
+    private boolean bool(String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_TRUE) {
+            return true;
+        }
+        if (t == JsonToken.VALUE_FALSE) {
+            return false;
+        }
+        throw wrongType(field, "a boolean");
+    }
+
+    /** An integer in 0..2^63−1 (decision D5). */
+    private long u63(String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType type = p.getNumberType();
+            if (type == JsonParser.NumberType.BIG_INTEGER) {
+                throw new DecodeException(field, "member `" + field + "`: integer " + p.getText()
+                        + " is out of range (0.." + Long.MAX_VALUE + ")");
+            }
+            long value = p.getLongValue();
+            if (value < 0) {
+                throw new DecodeException(field, "member `" + field + "`: integer " + value
+                        + " is out of range (0.." + Long.MAX_VALUE + ")");
+            }
+            return value;
+        }
+        throw wrongType(field, "an integer in 0.." + Long.MAX_VALUE);
+    }
+
+    private Long optU63(String field) throws IOException {
+        return p.currentToken() == JsonToken.VALUE_NULL ? null : u63(field);
+    }
+
+    private Double optF64(String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            double value = p.getDoubleValue();
+            if (Double.isInfinite(value)) {
+                throw new DecodeException(field, "member `" + field + "`: number " + p.getText() + " is out of range");
+            }
+            return value;
+        }
+        throw wrongType(field, "a number");
+    }
+
+    private List<String> strings(String field) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw wrongType(field, "an array of strings");
+        }
+        List<String> values = new ArrayList<>(4);
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t != JsonToken.VALUE_STRING) {
+                throw wrongType(field, "an array of strings");
+            }
+            values.add(p.getText());
+        }
+        return values;
+    }
+
+    private Shape shape(String field) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw wrongType(field, "an array of integers");
+        }
+        int n = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (n == dims.length) {
+                dims = java.util.Arrays.copyOf(dims, n * 2);
+            }
+            dims[n++] = u63(field);
+        }
+        return n == 0 ? Shape.SCALAR : Shape.of(java.util.Arrays.copyOf(dims, n));
+    }
+
+    private Map<String, String> tags(String field) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw wrongType(field, "an object of strings");
+        }
+        Map<String, String> tags = new TreeMap<>();
+        String key;
+        while ((key = p.nextFieldName()) != null) {
+            if (p.nextToken() != JsonToken.VALUE_STRING) {
+                throw wrongType(field, "an object of strings (tag `" + key + "`)");
+            }
+            tags.put(key, p.getText());
+        }
+        return tags;
+    }
+
+    // ---- enums (exact spellings of spec 1.4) ------------------------------------------------
+
+    private ExecutionPhase phase(String field) throws IOException {
+        switch (string(field)) {
+            case "train": return ExecutionPhase.TRAIN;
+            case "infer": return ExecutionPhase.INFER;
+            default: throw unknownVariant(field, "train, infer");
+        }
+    }
+
+    private ExecutionStep optStep(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        switch (string(field)) {
+            case "forward": return ExecutionStep.FORWARD;
+            case "backward": return ExecutionStep.BACKWARD;
+            case "optimizer": return ExecutionStep.OPTIMIZER;
+            default: throw unknownVariant(field, "forward, backward, optimizer");
+        }
+    }
+
+    private TimingMode timingMode(String field) throws IOException {
+        switch (string(field)) {
+            case "host": return TimingMode.HOST;
+            case "device_synchronized": return TimingMode.DEVICE_SYNCHRONIZED;
+            default: throw unknownVariant(field, "host, device_synchronized");
+        }
+    }
+
+    private SpanKind spanKind(String field) throws IOException {
+        switch (string(field)) {
+            case "function": return SpanKind.FUNCTION;
+            case "op": return SpanKind.OP;
+            case "module": return SpanKind.MODULE;
+            default: throw unknownVariant(field, "function, op, module");
+        }
+    }
+
+    private MemoryAction action(String field) throws IOException {
+        switch (string(field)) {
+            case "alloc": return MemoryAction.ALLOC;
+            case "free": return MemoryAction.FREE;
+            default: throw unknownVariant(field, "alloc, free");
+        }
+    }
+
+    private MemoryCategory category(String field) throws IOException {
+        switch (string(field)) {
+            case "parameter": return MemoryCategory.PARAMETER;
+            case "activation": return MemoryCategory.ACTIVATION;
+            case "gradient": return MemoryCategory.GRADIENT;
+            case "optimizer": return MemoryCategory.OPTIMIZER;
+            case "other": return MemoryCategory.OTHER;
+            default: throw unknownVariant(field, "parameter, activation, gradient, optimizer, other");
+        }
+    }
+
+    private GradientState gradientState(String field) throws IOException {
+        switch (string(field)) {
+            case "present": return GradientState.PRESENT;
+            case "missing": return GradientState.MISSING;
+            case "zero": return GradientState.ZERO;
+            case "non_finite": return GradientState.NON_FINITE;
+            default: throw unknownVariant(field, "present, missing, zero, non_finite");
+        }
+    }
+
+    // ---- errors -----------------------------------------------------------------------------
+
+    private <T> T required(T value, String field) {
+        if (value == null) {
+            throw missing(field);
+        }
+        return value;
+    }
+
+    private long requiredLong(long value, String field) {
+        if (value < 0) {
+            throw missing(field);
+        }
+        return value;
+    }
+
+    private DecodeException missing(String field) {
+        return new DecodeException(field, kindName + " record is missing required member `" + field + "`");
+    }
+
+    private DecodeException unknownVariant(String field, String expected) throws IOException {
+        return new DecodeException(field, "member `" + field + "`: unknown value " + quote(p.getText())
+                + " (expected one of " + expected + ")");
+    }
+
+    private DecodeException wrongType(String field, String expected) throws IOException {
+        return new DecodeException(field, "member `" + field + "`: expected " + expected + ", found "
+                + describe(p.currentToken()));
+    }
+
+    private String describe(JsonToken t) throws IOException {
+        if (t == null) {
+            return "end of input";
+        }
+        switch (t) {
+            case VALUE_NULL: return "null";
+            case VALUE_TRUE: case VALUE_FALSE: return "boolean " + p.getText();
+            case VALUE_STRING: return "string " + quote(p.getText());
+            case VALUE_NUMBER_INT: return "integer " + abbreviate(p.getText());
+            case VALUE_NUMBER_FLOAT: return "number " + abbreviate(p.getText());
+            case START_ARRAY: return "an array";
+            case START_OBJECT: return "an object";
+            default: return t.asString() == null ? t.name() : t.asString();
+        }
+    }
+
+    static String quote(String s) {
+        String shown = abbreviate(s);
+        StringBuilder out = new StringBuilder(shown.length() + 2).append('"');
+        for (int i = 0; i < shown.length(); i++) {
+            char c = shown.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    }
+
+    private String pooled(String s) {
+        if (s == null) {
+            return null;
+        }
+        String known = pool.putIfAbsent(s, s);
+        if (known != null) {
+            return known;
+        }
+        if (pool.size() > POOL_LIMIT) {
+            pool.clear();
+        }
+        return s;
+    }
+
+    /** A decoding failure within one record; the reader adds the source and line. */
+    static final class DecodeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String member;
+
+        DecodeException(String member, String message) {
+            super(message, null, false, false);
+            this.member = member;
+        }
+
+        String member() {
+            return member;
+        }
+    }
+}

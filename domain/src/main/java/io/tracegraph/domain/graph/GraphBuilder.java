@@ -1,0 +1,382 @@
+package io.tracegraph.domain.graph;
+
+import io.tracegraph.domain.health.HealthAnalyzer;
+import io.tracegraph.domain.health.TraceHealth;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryAnalysis;
+import io.tracegraph.domain.memory.MemoryAnalyzer;
+import io.tracegraph.domain.trace.CodePointOrder;
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.GradientEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanKind;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TraceDocument;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the execution graph of a trace: a faithful port of the original's
+ * {@code build_from_trace} (spec 5.2) with decisions D1–D5, in O(n log n).
+ *
+ * <p>Instead of the original's rescans, spans are indexed once (id → index, children as linked
+ * lists in document order) and walked in breadth-first order, bottom-up for effective durations,
+ * self times and memory roll-ups. Edge de-duplication is done after a stable sort, where equal
+ * edges stand next to each other in insertion order, so no set of edge keys is ever held.
+ */
+public final class GraphBuilder {
+    private static final int TOP = 8;
+
+    private final TraceDocument doc;
+    private final List<SpanRecord> spans;
+    private final List<OpEvent> ops;
+    private final int n;
+    private final Map<String, Integer> spanIndex;
+    private final int[] parent;
+    private final int[] firstChild;
+    private final int[] nextSibling;
+    /** Spans in breadth-first order from the root(s); reversed, children come before parents. */
+    private final int[] order;
+    private final int[] opSpan;
+
+    private GraphBuilder(TraceDocument doc) {
+        this.doc = doc;
+        this.spans = doc.spans();
+        this.ops = doc.ops();
+        this.n = spans.size();
+        this.spanIndex = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            spanIndex.put(spans.get(i).id(), i);
+        }
+        this.parent = new int[n];
+        this.firstChild = new int[n];
+        this.nextSibling = new int[n];
+        int[] lastChild = new int[n];
+        Arrays.fill(firstChild, -1);
+        Arrays.fill(nextSibling, -1);
+        for (int i = 0; i < n; i++) {
+            String parentId = spans.get(i).parentId();
+            Integer p = parentId == null ? null : spanIndex.get(parentId);
+            parent[i] = p == null ? -1 : p;
+            if (p != null) {
+                if (firstChild[p] < 0) {
+                    firstChild[p] = i;
+                } else {
+                    nextSibling[lastChild[p]] = i;
+                }
+                lastChild[p] = i;
+            }
+        }
+        this.order = breadthFirst();
+        this.opSpan = new int[ops.size()];
+        for (int j = 0; j < ops.size(); j++) {
+            Integer s = spanIndex.get(ops.get(j).spanId());
+            opSpan[j] = s == null ? -1 : s;
+        }
+    }
+
+    /** Runs the health gate, then builds the graph of a trusted trace. */
+    public static GraphOutcome build(TraceDocument doc) {
+        TraceHealth health = HealthAnalyzer.analyze(doc);
+        if (!health.trusted()) {
+            return new GraphOutcome.Untrusted(health);
+        }
+        return new GraphOutcome.Built(new GraphBuilder(doc).build(), health);
+    }
+
+    private int[] breadthFirst() {
+        int[] queue = new int[n];
+        int tail = 0;
+        for (int i = 0; i < n; i++) {
+            if (parent[i] < 0) {
+                queue[tail++] = i;
+            }
+        }
+        for (int head = 0; head < tail; head++) {
+            for (int c = firstChild[queue[head]]; c >= 0; c = nextSibling[c]) {
+                queue[tail++] = c;
+            }
+        }
+        return tail == n ? queue : Arrays.copyOf(queue, tail);
+    }
+
+    private ExecutionGraph build() {
+        MemoryAnalysis memory = MemoryAnalyzer.analyze(doc);
+
+        // Effective durations (spec 5.2 step 3) and the children totals of self times (step 6):
+        // a span's children are its child spans (at their effective duration) and its ops.
+        long[] opTotal = new long[n];
+        for (int j = 0; j < ops.size(); j++) {
+            if (opSpan[j] >= 0) {
+                opTotal[opSpan[j]] = Saturating.add(opTotal[opSpan[j]], ops.get(j).durationNs());
+            }
+        }
+        long[] childSpanTotal = new long[n];
+        long[] total = new long[n];
+        for (int k = order.length - 1; k >= 0; k--) {
+            int i = order[k];
+            long raw = spans.get(i).durationNs();
+            total[i] = raw > 0 ? raw : Saturating.add(opTotal[i], childSpanTotal[i]);
+            if (parent[i] >= 0) {
+                childSpanTotal[parent[i]] = Saturating.add(childSpanTotal[parent[i]], total[i]);
+            }
+        }
+
+        // Per-node memory metrics (spec 4.3) and residual bytes (D2).
+        long[] opBytes = new long[ops.size()];
+        long[] spanBytes = new long[n];
+        boolean[] hasOpBytes = new boolean[n];
+        for (int j = 0; j < ops.size(); j++) {
+            long bytes = ops.get(j).resolvedStorageBytes();
+            opBytes[j] = bytes;
+            if (bytes > 0 && opSpan[j] >= 0) {
+                spanBytes[opSpan[j]] = Saturating.add(spanBytes[opSpan[j]], bytes);
+                hasOpBytes[opSpan[j]] = true;
+            }
+        }
+        long[] spanPeak = new long[n];
+        for (LiveAllocation allocation : memory.profile().peakBreakdown()) {
+            Integer s = spanIndex.get(allocation.spanId());
+            if (s != null && hasOpBytes[s]) {
+                spanPeak[s] = Math.max(spanPeak[s], allocation.bytes());
+            }
+        }
+        long[] residual = new long[n];
+        Map<String, Map<String, Long>> retainedBySpanAndTensor = new HashMap<>();
+        for (LiveAllocation allocation : memory.retainedAtEnd()) {
+            Integer s = spanIndex.get(allocation.spanId());
+            if (s != null) {
+                residual[s] = Saturating.add(residual[s], allocation.bytes());
+            }
+            retainedBySpanAndTensor.computeIfAbsent(allocation.spanId(), k -> new HashMap<>())
+                    .merge(allocation.tensorId(), allocation.bytes(), Saturating::add);
+        }
+        for (int k = order.length - 1; k >= 0; k--) {
+            int i = order[k];
+            spanPeak[i] = Math.max(spanPeak[i], spanBytes[i]);
+            int p = parent[i];
+            if (p >= 0) {
+                spanPeak[p] = Math.max(spanPeak[p], spanPeak[i]);
+                residual[p] = Saturating.add(residual[p], residual[i]);
+            }
+        }
+
+        // Nodes: spans in document order, then ops in document order.
+        List<GraphNode> nodes = new ArrayList<>(n + ops.size());
+        for (int i = 0; i < n; i++) {
+            SpanRecord span = spans.get(i);
+            long childrenTotal = Saturating.add(childSpanTotal[i], opTotal[i]);
+            nodes.add(new GraphNode(span.id(), span.parentId(), span.name(), spanKind(span), span.startNs(),
+                    Saturating.sub(total[i], childrenTotal), total[i], null, null, null, spanBytes[i], spanPeak[i],
+                    residual[i], null));
+        }
+        String[] opNodeIds = new String[ops.size()];
+        Map<String, Integer> opCounter = new HashMap<>();
+        for (int j = 0; j < ops.size(); j++) {
+            OpEvent op = ops.get(j);
+            int index = opCounter.merge(op.spanId(), 1, Integer::sum) - 1;
+            String id = op.spanId() + "/op/" + index;
+            opNodeIds[j] = id;
+            long storage = op.storageBytes() == null ? 0 : op.storageBytes();
+            long bytes = opBytes[j] > 0 ? opBytes[j] : storage;
+            Long storageBytes = op.storageBytes() != null ? op.storageBytes() : (opBytes[j] > 0 ? opBytes[j] : null);
+            long opResidual = 0;
+            if (op.output() != null) {
+                Map<String, Long> retained = retainedBySpanAndTensor.get(op.spanId());
+                if (retained != null) {
+                    opResidual = retained.getOrDefault(op.output(), 0L);
+                }
+            }
+            nodes.add(new GraphNode(id, op.spanId(), op.opName(), GraphNodeKind.OP, op.timestampNs(),
+                    op.durationNs(), op.durationNs(), op.shape().isEmpty() ? null : op.shape(), op.dtype(),
+                    op.device(), bytes, storage, opResidual, storageBytes));
+        }
+
+        List<GraphEdge> edges = buildEdges(nodes, opNodeIds);
+
+        List<TensorRecord> tensors = new ArrayList<>(doc.tensors().size());
+        for (TensorEvent t : doc.tensors()) {
+            tensors.add(new TensorRecord(t.spanId(), t.tensorId(), t.shape(), t.dtype(), t.device(), t.requiresGrad(),
+                    t.storageBytes() == null ? 0 : t.storageBytes(), t.category()));
+        }
+        List<GradientRecord> gradients = new ArrayList<>(doc.gradients().size());
+        for (GradientEvent g : doc.gradients()) {
+            gradients.add(new GradientRecord(g.root(), g.key(), g.state(), g.norm()));
+        }
+
+        double totalMs = 0.0;
+        for (SpanRecord span : spans) {
+            if (span.measured()) {
+                totalMs += span.durationNs() / 1_000_000.0;
+            }
+        }
+        boolean[] measured = measuredSubtree();
+        List<GraphNode> candidates = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            GraphNode node = nodes.get(i);
+            if (node.kind() != GraphNodeKind.OP && measured[i]) {
+                candidates.add(node);
+            }
+        }
+        List<SlowSpan> slowest = top(candidates, Comparator.comparingLong(GraphNode::selfTimeNs).reversed())
+                .stream().map(node -> new SlowSpan(node.id(), node.name(), node.selfTimeNs())).toList();
+        List<HeavySpan> heaviest = top(candidates, Comparator.comparingLong(GraphNode::bytes).reversed())
+                .stream().map(node -> new HeavySpan(node.id(), node.name(), node.bytes(), node.peakBytes())).toList();
+
+        GraphSummary summary = new GraphSummary(doc.run().entrypoint(), totalMs, slowest, heaviest,
+                memory.profile().summary());
+        return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile());
+    }
+
+    private static GraphNodeKind spanKind(SpanRecord span) {
+        if (span.parentId() == null) {
+            return GraphNodeKind.ROOT;
+        }
+        switch (span.kind()) {
+            case MODULE:
+                return GraphNodeKind.MODULE;
+            case OP:
+                return GraphNodeKind.OP;
+            default:
+                return GraphNodeKind.FUNCTION;
+        }
+    }
+
+    /** The first {@value #TOP} of a stable sort: ties keep node order. */
+    private static List<GraphNode> top(List<GraphNode> candidates, Comparator<GraphNode> order) {
+        List<GraphNode> sorted = new ArrayList<>(candidates);
+        sorted.sort(order);
+        return sorted.subList(0, Math.min(TOP, sorted.size()));
+    }
+
+    /** The measured spans and everything below them, following span parent links only. */
+    private boolean[] measuredSubtree() {
+        boolean[] in = new boolean[n];
+        int[] stack = new int[n];
+        int top = 0;
+        for (int i = 0; i < n; i++) {
+            if (spans.get(i).measured()) {
+                in[i] = true;
+                stack[top++] = i;
+            }
+        }
+        while (top > 0) {
+            int i = stack[--top];
+            for (int c = firstChild[i]; c >= 0; c = nextSibling[c]) {
+                if (!in[c]) {
+                    in[c] = true;
+                    stack[top++] = c;
+                }
+            }
+        }
+        return in;
+    }
+
+    /**
+     * Spec 5.2 step 7. Candidate edges are gathered in the original's insertion order with their
+     * origin, sorted stably by (from, to, kind), and then each run of equal keys is filtered by the
+     * original's rules: an inferred parent→child edge yields to a trace edge; a data edge yields to
+     * an earlier equal data edge; an op call edge yields to an inferred span edge with the same
+     * pair (only possible when a span id looks like an op node id).
+     */
+    private List<GraphEdge> buildEdges(List<GraphNode> nodes, String[] opNodeIds) {
+        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + nodes.size() * 2);
+        for (EdgeEvent edge : doc.edges()) {
+            candidates.add(new Candidate(new GraphEdge(edge.fromSpan(), edge.toSpan(), GraphEdgeKind.CALL,
+                    edge.durationNs(), null), Origin.TRACE));
+        }
+        for (int i = 0; i < n; i++) {
+            GraphNode node = nodes.get(i);
+            if (node.kind() != GraphNodeKind.OP && node.parentId() != null) {
+                candidates.add(new Candidate(new GraphEdge(node.parentId(), node.id(), GraphEdgeKind.CALL,
+                        node.totalTimeNs(), null), Origin.SPAN));
+            }
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            OpEvent op = ops.get(j);
+            if (op.output() == null) {
+                continue;
+            }
+            for (String input : op.inputs()) {
+                candidates.add(new Candidate(new GraphEdge(input, op.output(), GraphEdgeKind.DATA, op.durationNs(),
+                        op.opName()), Origin.DATA));
+            }
+            candidates.add(new Candidate(new GraphEdge(op.spanId(), opNodeIds[j], GraphEdgeKind.CALL,
+                    op.durationNs(), op.opName()), Origin.OP));
+        }
+        Candidate[] sorted = candidates.toArray(new Candidate[0]);
+        candidates = null;
+        Arrays.parallelSort(sorted, Candidate.ORDER);
+
+        List<GraphEdge> edges = new ArrayList<>(sorted.length);
+        int runStart = 0;
+        while (runStart < sorted.length) {
+            int runEnd = runStart + 1;
+            while (runEnd < sorted.length && Candidate.ORDER.compare(sorted[runStart], sorted[runEnd]) == 0) {
+                runEnd++;
+            }
+            boolean traceSeen = false;
+            boolean spanSeen = false;
+            boolean dataSeen = false;
+            for (int k = runStart; k < runEnd; k++) {
+                Candidate c = sorted[k];
+                switch (c.origin) {
+                    case TRACE:
+                        traceSeen = true;
+                        edges.add(c.edge);
+                        break;
+                    case SPAN:
+                        if (!traceSeen && !spanSeen) {
+                            edges.add(c.edge);
+                        }
+                        spanSeen = true;
+                        break;
+                    case OP:
+                        if (!spanSeen) {
+                            edges.add(c.edge);
+                        }
+                        break;
+                    default:
+                        if (!dataSeen) {
+                            edges.add(c.edge);
+                        }
+                        dataSeen = true;
+                }
+            }
+            runStart = runEnd;
+        }
+        return edges;
+    }
+
+    private enum Origin {
+        TRACE,
+        SPAN,
+        OP,
+        DATA
+    }
+
+    private static final class Candidate {
+        static final Comparator<Candidate> ORDER = (a, b) -> {
+            int c = a.edge.from() == b.edge.from() ? 0 : CodePointOrder.compare(a.edge.from(), b.edge.from());
+            if (c != 0) {
+                return c;
+            }
+            c = a.edge.to() == b.edge.to() ? 0 : CodePointOrder.compare(a.edge.to(), b.edge.to());
+            return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
+        };
+
+        final GraphEdge edge;
+        final Origin origin;
+
+        Candidate(GraphEdge edge, Origin origin) {
+            this.edge = edge;
+            this.origin = origin;
+        }
+    }
+}

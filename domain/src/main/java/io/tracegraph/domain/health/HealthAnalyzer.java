@@ -1,0 +1,260 @@
+package io.tracegraph.domain.health;
+
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.ExecutionPhase;
+import io.tracegraph.domain.trace.ExecutionStep;
+import io.tracegraph.domain.trace.MemoryAction;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TraceDocument;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The structural health checks of spec section 3, in the original's order, in linear time. */
+public final class HealthAnalyzer {
+    private HealthAnalyzer() {
+    }
+
+    public static TraceHealth analyze(TraceDocument doc) {
+        List<SpanRecord> spans = doc.spans();
+        List<HealthIssue> issues = new ArrayList<>();
+        Map<String, SpanRecord> byId = new HashMap<>(spans.size() * 2);
+        for (SpanRecord span : spans) {
+            byId.put(span.id(), span);
+        }
+        if (byId.size() != spans.size()) {
+            issues.add(error("duplicate_span_id", "span IDs must be unique; found " + spans.size()
+                    + " records but " + byId.size() + " unique IDs"));
+        }
+        long roots = spans.stream().filter(s -> s.parentId() == null).count();
+        if (roots != 1) {
+            issues.add(error("root_count", "expected exactly one root span, found " + roots));
+        }
+        long measured = spans.stream().filter(SpanRecord::measured).count();
+        if (measured != 1) {
+            issues.add(error("measurement_count", "expected exactly one measured region, found " + measured));
+        }
+
+        CycleFinder cycles = new CycleFinder(byId);
+        for (SpanRecord span : spans) {
+            if (!span.closed()) {
+                issues.add(error("open_span", "span `" + span.id() + "` was not closed"));
+            }
+            if (span.parentId() != null) {
+                SpanRecord parent = byId.get(span.parentId());
+                if (parent == null) {
+                    issues.add(error("unknown_parent",
+                            "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`"));
+                } else {
+                    long childEnd = Saturating.add(span.startNs(), span.durationNs());
+                    long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
+                    if (span.startNs() < parent.startNs() || childEnd > parentEnd) {
+                        issues.add(error("child_outside_parent", "span `" + span.id() + "` interval "
+                                + span.startNs() + ".." + childEnd + " is outside parent `" + parent.id()
+                                + "` interval " + parent.startNs() + ".." + parentEnd));
+                    }
+                }
+            }
+            if (cycles.reachesCycle(span)) {
+                issues.add(error("span_cycle", "span `" + span.id() + "` participates in a parent cycle"));
+            }
+        }
+
+        Map<String, Long> childTotals = new HashMap<>(spans.size() * 2);
+        for (SpanRecord span : spans) {
+            if (span.parentId() != null) {
+                childTotals.merge(span.parentId(), span.durationNs(), Saturating::add);
+            }
+        }
+        for (SpanRecord span : spans) {
+            Long children = childTotals.get(span.id());
+            if (children != null && children > span.durationNs()) {
+                issues.add(error("children_exceed_parent", "children of span `" + span.id() + "` total "
+                        + children + " ns, exceeding its " + span.durationNs() + " ns duration"));
+            }
+        }
+
+        Set<String> ids = byId.keySet();
+        for (OpEvent op : doc.ops()) {
+            if (!ids.contains(op.spanId())) {
+                issues.add(error("unknown_span", "operation evidence refers to missing span `" + op.spanId() + "`"));
+            }
+        }
+        for (TensorEvent tensor : doc.tensors()) {
+            if (!ids.contains(tensor.spanId())) {
+                issues.add(error("unknown_span", "tensor evidence refers to missing span `" + tensor.spanId() + "`"));
+            }
+        }
+        for (MemoryEvent event : doc.memory()) {
+            if (!ids.contains(event.spanId())) {
+                issues.add(error("unknown_span", "memory evidence refers to missing span `" + event.spanId() + "`"));
+            }
+        }
+        for (EdgeEvent edge : doc.edges()) {
+            if (!ids.contains(edge.fromSpan()) || !ids.contains(edge.toSpan())) {
+                issues.add(error("unknown_edge_span",
+                        "edge `" + edge.fromSpan() + "` -> `" + edge.toSpan() + "` refers to a missing span"));
+            }
+        }
+
+        long retained = checkAllocations(doc.memory(), issues);
+        if (retained > 0) {
+            issues.add(warning("retained_allocations",
+                    retained + " explicit allocations remained live at measurement end"));
+        }
+
+        long forward = countStep(spans, ExecutionStep.FORWARD);
+        long backward = countStep(spans, ExecutionStep.BACKWARD);
+        long optimizer = countStep(spans, ExecutionStep.OPTIMIZER);
+        if (doc.ops().isEmpty()) {
+            issues.add(warning("operations_absent", "no timed operation evidence was captured"));
+        }
+        if (doc.tensors().isEmpty()) {
+            issues.add(warning("tensors_absent", "no tensor checkpoints were captured"));
+        }
+        if (doc.memory().isEmpty()) {
+            issues.add(warning("memory_absent", "no tensor memory events were captured"));
+        }
+        if (doc.deviceMemory().isEmpty()) {
+            issues.add(warning("device_memory_absent", "no device-memory checkpoints were captured"));
+        }
+        if (doc.run().phase() == ExecutionPhase.TRAIN) {
+            if (doc.gradients().isEmpty()) {
+                issues.add(warning("gradients_absent", "no gradient facts were captured for this training run"));
+            }
+            if (forward == 0) {
+                issues.add(warning("forward_absent", "no forward span was tagged"));
+            }
+            if (backward == 0) {
+                issues.add(warning("backward_absent", "no backward span was tagged"));
+            }
+            if (optimizer == 0) {
+                issues.add(warning("optimizer_absent", "no optimizer span was tagged"));
+            }
+        }
+
+        Coverage coverage = new Coverage(spans.size(), spans.stream().filter(SpanRecord::closed).count(), roots,
+                measured, doc.ops().size(), doc.tensors().size(), doc.memory().size(), doc.deviceMemory().size(),
+                doc.gradients().size(), doc.edges().size(), forward, backward, optimizer);
+        boolean trusted = issues.stream().noneMatch(HealthIssue::isError);
+        return new TraceHealth(trusted, issues, coverage);
+    }
+
+    /**
+     * Replays allocations in timestamp order (file order breaks ties), keyed by (device, tensor id);
+     * appends duplicate-allocation and unpaired-free errors and returns how many stay live.
+     */
+    private static long checkAllocations(List<MemoryEvent> memory, List<HealthIssue> issues) {
+        MemoryEvent[] ordered = memory.toArray(new MemoryEvent[0]);
+        Arrays.sort(ordered, (a, b) -> Long.compare(a.timestampNs(), b.timestampNs()));
+        Set<LiveKey> live = new HashSet<>();
+        for (MemoryEvent event : ordered) {
+            LiveKey key = new LiveKey(event.device(), event.tensorId());
+            if (event.action() == MemoryAction.ALLOC) {
+                if (!live.add(key)) {
+                    issues.add(error("duplicate_allocation",
+                            "tensor `" + event.tensorId() + "` was allocated twice without a free"));
+                }
+            } else if (!live.remove(key)) {
+                issues.add(error("unpaired_free",
+                        "tensor `" + event.tensorId() + "` was freed without a live allocation"));
+            }
+        }
+        return live.size();
+    }
+
+    private static long countStep(List<SpanRecord> spans, ExecutionStep step) {
+        return spans.stream().filter(s -> s.step() == step).count();
+    }
+
+    private static HealthIssue error(String code, String message) {
+        return new HealthIssue(HealthSeverity.ERROR, code, message);
+    }
+
+    private static HealthIssue warning(String code, String message) {
+        return new HealthIssue(HealthSeverity.WARNING, code, message);
+    }
+
+    private record LiveKey(String device, String tensorId) {
+    }
+
+    /**
+     * Answers "does walking up the parent links from this span revisit an id?" for every span in
+     * linear total time, by memoising the answer per id of the {@code byId} graph.
+     */
+    private static final class CycleFinder {
+        private final Map<String, SpanRecord> byId;
+        private final Map<String, Boolean> reaches = new HashMap<>();
+
+        CycleFinder(Map<String, SpanRecord> byId) {
+            this.byId = byId;
+        }
+
+        boolean reachesCycle(SpanRecord span) {
+            if (byId.get(span.id()) != span) {
+                return naiveWalk(span);
+            }
+            return resolve(span.id());
+        }
+
+        private boolean resolve(String start) {
+            Boolean known = reaches.get(start);
+            if (known != null) {
+                return known;
+            }
+            List<String> path = new ArrayList<>();
+            Set<String> onPath = new HashSet<>();
+            String current = start;
+            boolean result;
+            while (true) {
+                Boolean memo = reaches.get(current);
+                if (memo != null) {
+                    result = memo;
+                    break;
+                }
+                if (!onPath.add(current)) {
+                    result = true;
+                    break;
+                }
+                path.add(current);
+                SpanRecord span = byId.get(current);
+                String parent = span.parentId();
+                if (parent == null || !byId.containsKey(parent)) {
+                    result = false;
+                    break;
+                }
+                current = parent;
+            }
+            for (String id : path) {
+                reaches.put(id, result);
+            }
+            return result;
+        }
+
+        /** The original's walk, for the rare span that lost its id to a later duplicate. */
+        private boolean naiveWalk(SpanRecord span) {
+            Set<String> seen = new HashSet<>();
+            seen.add(span.id());
+            String parent = span.parentId();
+            while (parent != null) {
+                if (!seen.add(parent)) {
+                    return true;
+                }
+                SpanRecord next = byId.get(parent);
+                if (next == null) {
+                    return false;
+                }
+                parent = next.parentId();
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.tracegraph.domain.memory;
+
+import io.tracegraph.domain.trace.CodePointOrder;
+import io.tracegraph.domain.trace.DeviceMemoryEvent;
+import io.tracegraph.domain.trace.ExecutionStep;
+import io.tracegraph.domain.trace.MemoryAction;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.TraceDocument;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The memory analysis of spec 4.2 with decisions D1 (free bytes from device capacity), D3 (live
+ * tensors keyed by device and tensor id) and D4 (equal timestamps in file order). Linear apart from
+ * the sort: the live set at the global peak is rebuilt by a second replay instead of being copied
+ * at every new peak.
+ */
+public final class MemoryAnalyzer {
+    /** Peak breakdown order: bytes descending, then tensor id, then device. */
+    public static final Comparator<LiveAllocation> BREAKDOWN_ORDER = Comparator
+            .comparingLong(LiveAllocation::bytes).reversed()
+            .thenComparing(LiveAllocation::tensorId, CodePointOrder.COMPARATOR)
+            .thenComparing(LiveAllocation::device, CodePointOrder.COMPARATOR);
+
+    private MemoryAnalyzer() {
+    }
+
+    public static MemoryAnalysis analyze(TraceDocument doc) {
+        if (doc.memory().isEmpty()) {
+            return new MemoryAnalysis(MemoryProfile.EMPTY, List.of());
+        }
+        MemoryEvent[] events = doc.memory().toArray(new MemoryEvent[0]);
+        Arrays.sort(events, Comparator.comparingLong(MemoryEvent::timestampNs));
+
+        Map<String, Long> capacity = new HashMap<>();
+        for (DeviceMemoryEvent checkpoint : doc.deviceMemory()) {
+            capacity.merge(checkpoint.device(), Saturating.add(checkpoint.usedBytes(), checkpoint.freeBytes()),
+                    Math::max);
+        }
+        Map<String, ExecutionStep> spanStep = new HashMap<>();
+        for (SpanRecord span : doc.spans()) {
+            if (span.step() != null) {
+                spanStep.put(span.id(), span.step());
+            }
+        }
+
+        Map<String, DeviceState> devices = new TreeMap<>(CodePointOrder.COMPARATOR);
+        Map<LiveKey, LiveAllocation> live = new LinkedHashMap<>();
+        MemoryTimeline timeline = new MemoryTimeline(events.length);
+        long allocCount = 0;
+        long freeCount = 0;
+        long totalAlloc = 0;
+        long peak = 0;
+        long peakTs = 0;
+        String peakDevice = "";
+        long[] peakCategories = CategoryBytes.absentArray();
+        int peakIndex = -1;
+        boolean backwardSeen = false;
+        long autogradRetained = 0;
+
+        for (int i = 0; i < events.length; i++) {
+            MemoryEvent e = events[i];
+            DeviceState dev = devices.computeIfAbsent(e.device(), d -> new DeviceState());
+            if (e.action() == MemoryAction.ALLOC) {
+                allocCount++;
+                dev.allocs++;
+                totalAlloc = Saturating.add(totalAlloc, e.bytes());
+            } else {
+                freeCount++;
+                dev.frees++;
+            }
+            apply(e, dev, live);
+            Long cap = capacity.get(e.device());
+            long freeBytes = cap == null ? 0 : Saturating.sub(cap, dev.live);
+            timeline.append(e.timestampNs(), e.device(), dev.live, freeBytes, dev.categories);
+            if (dev.live > dev.peak) {
+                dev.peak = dev.live;
+                dev.peakTs = e.timestampNs();
+            }
+            if (dev.live > peak) {
+                peak = dev.live;
+                peakTs = e.timestampNs();
+                peakDevice = e.device();
+                peakCategories = dev.categories.clone();
+                peakIndex = i;
+            }
+            if (!backwardSeen && spanStep.get(e.spanId()) == ExecutionStep.BACKWARD) {
+                backwardSeen = true;
+                autogradRetained = Math.max(0, dev.categories[MemoryCategory.ACTIVATION.ordinal()]);
+            }
+        }
+
+        List<LiveAllocation> retained = new ArrayList<>(live.values());
+        List<LiveAllocation> breakdown = peakIndex < 0 ? List.of() : liveAt(events, peakIndex);
+        List<DeviceMemory> byDevice = new ArrayList<>(devices.size());
+        devices.forEach((name, d) -> byDevice.add(new DeviceMemory(name, capacity.getOrDefault(name, 0L), d.peak,
+                d.peakTs, d.allocs, d.frees)));
+        MemorySummary summary = new MemorySummary(allocCount, freeCount, totalAlloc, peak, peakTs, peakDevice,
+                new CategoryBytes(peakCategories), autogradRetained);
+        return new MemoryAnalysis(new MemoryProfile(summary, timeline, breakdown, byDevice), retained);
+    }
+
+    /** Replays the sorted records up to and including {@code last}; returns the live set, sorted. */
+    private static List<LiveAllocation> liveAt(MemoryEvent[] events, int last) {
+        Map<String, DeviceState> devices = new HashMap<>();
+        Map<LiveKey, LiveAllocation> live = new HashMap<>();
+        for (int i = 0; i <= last; i++) {
+            MemoryEvent e = events[i];
+            apply(e, devices.computeIfAbsent(e.device(), d -> new DeviceState()), live);
+        }
+        List<LiveAllocation> result = new ArrayList<>(live.values());
+        result.sort(BREAKDOWN_ORDER);
+        return result;
+    }
+
+    private static void apply(MemoryEvent e, DeviceState dev, Map<LiveKey, LiveAllocation> live) {
+        LiveKey key = new LiveKey(e.device(), e.tensorId());
+        if (e.action() == MemoryAction.ALLOC) {
+            dev.live = Saturating.add(dev.live, e.bytes());
+            int c = e.category().ordinal();
+            dev.categories[c] = Saturating.add(Math.max(0, dev.categories[c]), e.bytes());
+            live.put(key, LiveAllocation.of(e));
+        } else {
+            LiveAllocation recorded = live.remove(key);
+            if (recorded != null) {
+                dev.live = Saturating.sub(dev.live, recorded.bytes());
+                int c = recorded.category().ordinal();
+                if (dev.categories[c] >= 0) {
+                    dev.categories[c] = Saturating.sub(dev.categories[c], recorded.bytes());
+                }
+            } else {
+                dev.live = Saturating.sub(dev.live, e.bytes());
+            }
+        }
+    }
+
+    private static final class DeviceState {
+        long live;
+        final long[] categories = CategoryBytes.absentArray();
+        long peak;
+        long peakTs;
+        long allocs;
+        long frees;
+    }
+
+    private record LiveKey(String device, String tensorId) {
+    }
+}

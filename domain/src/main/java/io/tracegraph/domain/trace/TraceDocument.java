@@ -1,0 +1,35 @@
+package io.tracegraph.domain.trace;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A whole trace after assembly (spec 2.2): spans sorted by id (code point order), every other
+ * record list in file order.
+ */
+public record TraceDocument(
+        String schema,
+        RunMeta run,
+        List<SpanRecord> spans,
+        List<OpEvent> ops,
+        List<TensorEvent> tensors,
+        List<MemoryEvent> memory,
+        List<DeviceMemoryEvent> deviceMemory,
+        List<GradientEvent> gradients,
+        List<EdgeEvent> edges) {
+
+    /** The only trace schema this version reads. */
+    public static final String SCHEMA = "candle-graph/trace/6";
+
+    public TraceDocument {
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(run, "run");
+        spans = List.copyOf(spans);
+        ops = List.copyOf(ops);
+        tensors = List.copyOf(tensors);
+        memory = List.copyOf(memory);
+        deviceMemory = List.copyOf(deviceMemory);
+        gradients = List.copyOf(gradients);
+        edges = List.copyOf(edges);
+    }
+}
