@@ -4,10 +4,13 @@ import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
 import io.tracegraph.domain.port.TraceReader;
 import io.tracegraph.json.JacksonTraceReader;
+import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -26,10 +29,19 @@ public final class Main {
         System.exit(status);
     }
 
-    /** The whole command line, wired; tests use it with captured streams. */
+    /** The whole command line, wired, with the process's environment. */
     public static CommandLine createCommandLine(CliIo io) {
+        return createCommandLine(io, System.getenv(), EmbeddedPostgresServer.defaultHome());
+    }
+
+    /**
+     * The whole command line, wired; tests use it with captured streams, their own environment
+     * (TRACEGRAPH_DB_URL, ...) and their own tracegraph home.
+     */
+    public static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home) {
         TraceReader reader = new JacksonTraceReader();
-        Services services = new Services(io, new BuildGraph(reader), new CheckTrace(reader));
+        Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
+                Map.copyOf(env));
         CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
         cli.setOut(io.out());
         cli.setErr(io.err());
@@ -75,7 +87,8 @@ public final class Main {
     }
 
     /** What the commands need, built once. */
-    record Services(CliIo io, BuildGraph buildGraph, CheckTrace checkTrace) {
+    record Services(CliIo io, TraceReader reader, BuildGraph buildGraph, CheckTrace checkTrace, Path home,
+            Map<String, String> env) {
     }
 
     /** Gives commands their services through their constructors. */

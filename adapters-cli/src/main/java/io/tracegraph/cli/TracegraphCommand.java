@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
             "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed;",
             "FILE.json is read as the whole-document JSON form.",
         },
-        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class,
+        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class,
             picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit status:%n",
         footer = {

@@ -44,8 +44,10 @@ final class DocumentReader {
         } catch (RecordDecoder.DecodeException e) {
             throw new MalformedTraceException(new TraceProblem(source, line(p), e.member(), e.getMessage()));
         } catch (JsonProcessingException e) {
-            throw new MalformedTraceException(new TraceProblem(source, Math.max(1, e.getLocation().getLineNr()),
-                    null, "invalid JSON: " + e.getOriginalMessage()));
+            // Constraint violations (nesting depth, number length) carry no location of their own.
+            long line = e.getLocation() != null ? Math.max(1, e.getLocation().getLineNr()) : line(p);
+            throw new MalformedTraceException(new TraceProblem(source, line, null,
+                    "invalid JSON: " + e.getOriginalMessage()));
         }
     }
 
@@ -61,7 +63,8 @@ final class DocumentReader {
         long schemaLine = 1;
         RunMeta run = null;
         List<SpanRecord> spans = new ArrayList<>();
-        TraceAssembler records = new TraceAssembler(source);
+        // Records wait for the end: the assembler takes the meta first, and `run` may come last.
+        List<Object> records = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         String field;
         while ((field = p.nextFieldName()) != null) {
@@ -90,7 +93,7 @@ final class DocumentReader {
                 case "ops": case "tensors": case "memory": case "device_memory": case "gradients": case "edges":
                     String kind = recordKind(field);
                     for (expectArray(p, field); p.nextToken() == JsonToken.START_OBJECT; ) {
-                        add(records, decoder.decode(p, kind, false));
+                        records.add(decoder.decode(p, kind, false));
                     }
                     expectArrayEnd(p, field);
                     break;
@@ -105,8 +108,12 @@ final class DocumentReader {
             throw new RecordDecoder.DecodeException(schema == null ? "schema" : "run",
                     "document is missing required member `" + (schema == null ? "schema" : "run") + "`");
         }
-        records.meta(schemaLine, schema, run);
-        TraceDocument assembled = records.finish();
+        TraceAssembler assembler = new TraceAssembler(source);
+        assembler.meta(schemaLine, schema, run);
+        for (Object record : records) {
+            add(assembler, record);
+        }
+        TraceDocument assembled = assembler.finish();
         return new TraceDocument(schema, run, spans, assembled.ops(), assembled.tensors(), assembled.memory(),
                 assembled.deviceMemory(), assembled.gradients(), assembled.edges());
     }

@@ -72,15 +72,27 @@ public final class JacksonTraceReader implements TraceReader {
 
     @Override
     public TraceDocument read(String source, InputStream raw) {
+        boolean gzip = false;
         try {
             InputStream in = decompressIfGzip(raw);
+            gzip = in instanceof GZIPInputStream;
             if (isDocumentForm(source)) {
                 return new DocumentReader(FACTORY, decoders.get()).read(source, in);
             }
             return new Session(source, in).run();
         } catch (IOException e) {
-            throw new UncheckedIOException(source + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(source + ": " + describe(e, gzip), e);
         }
+    }
+
+    /** A one-line reason for a read failure; a truncated gzip stream says so (its EOF has no message). */
+    private static String describe(IOException e, boolean gzip) {
+        String detail = e.getMessage() != null ? e.getMessage()
+                : e instanceof java.io.EOFException ? "unexpected end of input" : e.getClass().getSimpleName();
+        if (gzip && (e instanceof java.io.EOFException || e instanceof java.util.zip.ZipException)) {
+            return "corrupt or truncated gzip data: " + detail;
+        }
+        return detail;
     }
 
     static boolean isDocumentForm(String source) {
@@ -99,7 +111,12 @@ public final class JacksonTraceReader implements TraceReader {
             in.unread(b0);
         }
         if (b0 == 0x1f && b1 == 0x8b) {
-            return new GZIPInputStream(in, 1 << 16);
+            try {
+                return new GZIPInputStream(in, 1 << 16);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                throw new IOException("corrupt or truncated gzip data: "
+                        + (e.getMessage() != null ? e.getMessage() : "unexpected end of input"), e);
+            }
         }
         return in;
     }
@@ -312,6 +329,7 @@ public final class JacksonTraceReader implements TraceReader {
                 }
                 if (s < e) {
                     try {
+                        checkUtf8(buf, s, e);
                         block.add(decodeLine(decoder, buf, s, e - s), line);
                     } catch (RecordDecoder.DecodeException ex) {
                         block.errorLine = line;
@@ -371,8 +389,9 @@ public final class JacksonTraceReader implements TraceReader {
             expectEnd(p);
             return record;
         } catch (JsonProcessingException e) {
-            throw new RecordDecoder.DecodeException(null, "invalid JSON: " + e.getOriginalMessage()
-                    + " (column " + e.getLocation().getColumnNr() + ")");
+            // Constraint violations (nesting depth, number length) carry no location.
+            String column = e.getLocation() == null ? "" : " (column " + e.getLocation().getColumnNr() + ")";
+            throw new RecordDecoder.DecodeException(null, "invalid JSON: " + e.getOriginalMessage() + column);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -423,6 +442,57 @@ public final class JacksonTraceReader implements TraceReader {
             return "'" + (char) c + "'";
         }
         return String.format("byte 0x%02X", c);
+    }
+
+    /**
+     * Rejects a line that is not well-formed UTF-8 (the original reads lines as Rust strings):
+     * stray continuation bytes, overlong forms, encoded surrogates, code points above U+10FFFF
+     * and truncated sequences. Jackson alone lets some of these through.
+     */
+    static void checkUtf8(byte[] buf, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int c = buf[i];
+            if (c >= 0) {
+                i++;
+                continue;
+            }
+            c &= 0xff;
+            int more;
+            int lo = 0x80;
+            int hi = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) {
+                more = 1;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                more = 2;
+                lo = c == 0xE0 ? 0xA0 : 0x80;
+                hi = c == 0xED ? 0x9F : 0xBF;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                more = 3;
+                lo = c == 0xF0 ? 0x90 : 0x80;
+                hi = c == 0xF4 ? 0x8F : 0xBF;
+            } else {
+                throw invalidUtf8(buf, from, i);
+            }
+            if (i + more >= to) {
+                throw invalidUtf8(buf, from, i);
+            }
+            int c1 = buf[i + 1] & 0xff;
+            if (c1 < lo || c1 > hi) {
+                throw invalidUtf8(buf, from, i);
+            }
+            for (int k = 2; k <= more; k++) {
+                if ((buf[i + k] & 0xC0) != 0x80) {
+                    throw invalidUtf8(buf, from, i);
+                }
+            }
+            i += more + 1;
+        }
+    }
+
+    private static RecordDecoder.DecodeException invalidUtf8(byte[] buf, int from, int at) {
+        return new RecordDecoder.DecodeException(null, String.format("invalid UTF-8: byte 0x%02X (column %d)",
+                buf[at] & 0xff, at - from + 1));
     }
 
     static boolean isJsonSpace(byte b) {

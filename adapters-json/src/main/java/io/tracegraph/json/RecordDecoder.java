@@ -2,6 +2,7 @@ package io.tracegraph.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.tracegraph.domain.trace.DeviceMemoryEvent;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.ExecutionPhase;
@@ -79,7 +80,7 @@ final class RecordDecoder {
             case "edge":
                 return edge();
             default:
-                throw new DecodeException(null, "unknown record kind `" + kind + "` (expected meta, span_start, "
+                throw new DecodeException("kind", "unknown record kind `" + kind + "` (expected meta, span_start, "
                         + "span_end, op, tensor, memory, device_memory, gradient or edge)");
         }
     }
@@ -110,7 +111,7 @@ final class RecordDecoder {
                 case "closed": mark(7, field); closed = bool(field); break;
                 case "duration_ns": mark(8, field); durationNs = u63(field); break;
                 case "step": mark(9, field); step = optStep(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new SpanRecord(required(id, "id"), parentId, required(name, "name"), required(kind, "kind"),
@@ -154,7 +155,7 @@ final class RecordDecoder {
                 case "timing_mode": mark(10, field); timingMode = timingMode(field); break;
                 case "tags": mark(11, field); tags = tags(field); break;
                 case "candle_version": mark(12, field); candleVersion = optString(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         boolean inDocument = kindName.equals("run");
@@ -185,7 +186,7 @@ final class RecordDecoder {
                 case "span_kind": mark(5, field); kind = spanKind(field); break;
                 case "measured": mark(6, field); measured = bool(field); break;
                 case "step": mark(7, field); step = optStep(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new SpanStart(required(id, "id"), parentId, required(name, "name"), requiredLong(startNs, "start_ns"),
@@ -201,7 +202,7 @@ final class RecordDecoder {
                 case "kind": discriminator(); break;
                 case "id": mark(1, field); id = string(field); break;
                 case "duration_ns": mark(2, field); durationNs = u63(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new SpanEnd(required(id, "id"), durationNs);
@@ -234,7 +235,7 @@ final class RecordDecoder {
                 case "timestamp_ns": mark(9, field); timestampNs = u63(field); break;
                 case "storage_bytes": mark(10, field); storageBytes = optU63(field); break;
                 case "input_storage_bytes": mark(11, field); inputStorageBytes = u63(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new OpEvent(required(spanId, "span_id"), required(opName, "op_name"), inputs, output, shape,
@@ -263,7 +264,7 @@ final class RecordDecoder {
                 case "requires_grad": mark(6, field); requiresGrad = bool(field); break;
                 case "storage_bytes": mark(7, field); storageBytes = optU63(field); break;
                 case "category": mark(8, field); category = category(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new TensorEvent(required(spanId, "span_id"), required(tensorId, "tensor_id"), shape,
@@ -295,7 +296,7 @@ final class RecordDecoder {
                 case "shape": mark(8, field); shape = shape(field); break;
                 case "dtype": mark(9, field); dtype = pooled(string(field)); break;
                 case "category": mark(10, field); category = category(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new MemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(tensorId, "tensor_id"),
@@ -318,7 +319,7 @@ final class RecordDecoder {
                 case "used_bytes": mark(3, field); used = u63(field); break;
                 case "free_bytes": mark(4, field); free = u63(field); break;
                 case "reserved_bytes": mark(5, field); reserved = optU63(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new DeviceMemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(device, "device"),
@@ -340,7 +341,7 @@ final class RecordDecoder {
                 case "key": mark(3, field); key = string(field); break;
                 case "state": mark(4, field); state = gradientState(field); break;
                 case "norm": mark(5, field); norm = optF64(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new GradientEvent(required(eventId, "event_id"), required(root, "root"), required(key, "key"),
@@ -358,7 +359,7 @@ final class RecordDecoder {
                 case "from_span": mark(1, field); from = pooled(string(field)); break;
                 case "to_span": mark(2, field); to = pooled(string(field)); break;
                 case "duration_ns": mark(3, field); durationNs = u63(field); break;
-                default: skip();
+                default: skip(field);
             }
         }
         return new EdgeEvent(required(from, "from_span"), required(to, "to_span"),
@@ -369,9 +370,23 @@ final class RecordDecoder {
 
     /** The next member name, or {@code null} at the end of the object. */
     private String nextField() throws IOException {
-        String name = p.nextFieldName();
+        String name;
+        try {
+            // Jackson reads a scalar value together with its member name.
+            name = p.nextFieldName();
+            if (name != null) {
+                p.nextToken();
+            }
+        } catch (StreamConstraintsException e) {
+            // A number of more than 1000 digits: still name the member (D5).
+            String at = p.getParsingContext().getCurrentName();
+            if (at == null) {
+                throw e;
+            }
+            throw new DecodeException(at, "member `" + at + "`: " + e.getOriginalMessage());
+        }
         if (name != null) {
-            p.nextToken();
+            checkSurrogates(null, name);
             return name;
         }
         if (p.currentToken() != JsonToken.END_OBJECT) {
@@ -383,11 +398,11 @@ final class RecordDecoder {
     /** A {@code kind} member met again inside a JSONL record: only its duplicate is an error. */
     private void discriminator() throws IOException {
         if (kindName.equals("run")) {
-            skip();
+            skip("kind");
             return;
         }
         mark(0, "kind");
-        skip();
+        skip("kind");
     }
 
     private void mark(int bit, String field) {
@@ -398,13 +413,61 @@ final class RecordDecoder {
         seen |= mask;
     }
 
-    private void skip() throws IOException {
-        p.skipChildren();
+    /**
+     * Skips the current value. Like the original, which buffers every member of a record before
+     * decoding it, strings and names inside ignored members must still be valid text.
+     */
+    private void skip(String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_STRING) {
+            text(field);
+            return;
+        }
+        if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
+            return;
+        }
+        for (int depth = 1; depth > 0; ) {
+            t = p.nextToken();
+            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                depth--;
+            } else if (t == JsonToken.FIELD_NAME || t == JsonToken.VALUE_STRING) {
+                text(field);
+            } else if (t == null) {
+                throw new DecodeException(null, "unexpected end of input");
+            }
+        }
+    }
+
+    /** The current string token or member name; unpaired surrogate escapes are rejected. */
+    private String text(String field) throws IOException {
+        return checkSurrogates(field, p.getText());
+    }
+
+    /**
+     * Rejects text with an unpaired UTF-16 surrogate (only a JSON {@code \\uXXXX} escape can produce one):
+     * the original's strings are Rust strings and refuse them ("lone surrogate in hex escape").
+     */
+    private static String checkSurrogates(String field, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    String where = field == null ? "" : "member `" + field + "`: ";
+                    throw new DecodeException(field, where + "unpaired surrogate escape "
+                            + String.format("\\u%04x", (int) c) + " in a string");
+                }
+            }
+        }
+        return s;
     }
 
     private String string(String field) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
-            return p.getText();
+            return text(field);
         }
         throw wrongType(field, "a string");
     }
@@ -430,7 +493,7 @@ final class RecordDecoder {
         if (t == JsonToken.VALUE_NUMBER_INT) {
             JsonParser.NumberType type = p.getNumberType();
             if (type == JsonParser.NumberType.BIG_INTEGER) {
-                throw new DecodeException(field, "member `" + field + "`: integer " + p.getText()
+                throw new DecodeException(field, "member `" + field + "`: integer " + abbreviate(p.getText())
                         + " is out of range (0.." + Long.MAX_VALUE + ")");
             }
             long value = p.getLongValue();
@@ -472,7 +535,7 @@ final class RecordDecoder {
             if (t != JsonToken.VALUE_STRING) {
                 throw wrongType(field, "an array of strings");
             }
-            values.add(p.getText());
+            values.add(text(field));
         }
         return values;
     }
@@ -498,10 +561,11 @@ final class RecordDecoder {
         Map<String, String> tags = new TreeMap<>();
         String key;
         while ((key = p.nextFieldName()) != null) {
+            checkSurrogates(field, key);
             if (p.nextToken() != JsonToken.VALUE_STRING) {
                 throw wrongType(field, "an object of strings (tag `" + key + "`)");
             }
-            tags.put(key, p.getText());
+            tags.put(key, text(field));
         }
         return tags;
     }

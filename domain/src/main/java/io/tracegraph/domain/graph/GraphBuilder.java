@@ -128,13 +128,33 @@ public final class GraphBuilder {
             }
         }
 
-        // Per-node memory metrics (spec 4.3) and residual bytes (D2).
+        // Op node ids (spec 5.2 step 4). The original keys per-node metrics and children totals by
+        // node id, so a span whose id equals an op node id shares them with that op node: opAsSpan.
+        String[] opNodeIds = new String[ops.size()];
+        int[] opAsSpan = new int[ops.size()];
+        Map<String, Integer> opCounter = new HashMap<>();
+        for (int j = 0; j < ops.size(); j++) {
+            OpEvent op = ops.get(j);
+            int index = opCounter.merge(op.spanId(), 1, Integer::sum) - 1;
+            opNodeIds[j] = op.spanId() + "/op/" + index;
+            Integer sameId = spanIndex.get(opNodeIds[j]);
+            opAsSpan[j] = sameId == null ? -1 : sameId;
+        }
+
+        // Per-node memory metrics (spec 4.3) and residual bytes (D2). hasOpBytes: the span's metric
+        // entry exists before the roll-up (an op of it, or the op node sharing its id, has bytes).
         long[] opBytes = new long[ops.size()];
         long[] spanBytes = new long[n];
+        long[] spanStorage = new long[n];
         boolean[] hasOpBytes = new boolean[n];
         for (int j = 0; j < ops.size(); j++) {
             long bytes = ops.get(j).resolvedStorageBytes();
             opBytes[j] = bytes;
+            if (bytes > 0 && opAsSpan[j] >= 0) {
+                spanBytes[opAsSpan[j]] = bytes;
+                spanStorage[opAsSpan[j]] = bytes;
+                hasOpBytes[opAsSpan[j]] = true;
+            }
             if (bytes > 0 && opSpan[j] >= 0) {
                 spanBytes[opSpan[j]] = Saturating.add(spanBytes[opSpan[j]], bytes);
                 hasOpBytes[opSpan[j]] = true;
@@ -174,17 +194,20 @@ public final class GraphBuilder {
             long childrenTotal = Saturating.add(childSpanTotal[i], opTotal[i]);
             nodes.add(new GraphNode(span.id(), span.parentId(), span.name(), spanKind(span), span.startNs(),
                     Saturating.sub(total[i], childrenTotal), total[i], null, null, null, spanBytes[i], spanPeak[i],
-                    residual[i], null));
+                    residual[i], spanStorage[i] > 0 ? spanStorage[i] : null));
         }
-        String[] opNodeIds = new String[ops.size()];
-        Map<String, Integer> opCounter = new HashMap<>();
         for (int j = 0; j < ops.size(); j++) {
             OpEvent op = ops.get(j);
-            int index = opCounter.merge(op.spanId(), 1, Integer::sum) - 1;
-            String id = op.spanId() + "/op/" + index;
-            opNodeIds[j] = id;
+            String id = opNodeIds[j];
+            int x = opAsSpan[j];
             long storage = op.storageBytes() == null ? 0 : op.storageBytes();
-            long bytes = opBytes[j] > 0 ? opBytes[j] : storage;
+            long metricBytes = x >= 0 ? spanBytes[x] : opBytes[j];
+            long metricPeak = x >= 0 ? spanPeak[x] : 0;
+            long bytes = metricBytes > 0 ? metricBytes : storage;
+            long peak = metricPeak > 0 ? metricPeak : storage;
+            long self = x >= 0
+                    ? Saturating.sub(op.durationNs(), Saturating.add(childSpanTotal[x], opTotal[x]))
+                    : op.durationNs();
             Long storageBytes = op.storageBytes() != null ? op.storageBytes() : (opBytes[j] > 0 ? opBytes[j] : null);
             long opResidual = 0;
             if (op.output() != null) {
@@ -194,8 +217,8 @@ public final class GraphBuilder {
                 }
             }
             nodes.add(new GraphNode(id, op.spanId(), op.opName(), GraphNodeKind.OP, op.timestampNs(),
-                    op.durationNs(), op.durationNs(), op.shape().isEmpty() ? null : op.shape(), op.dtype(),
-                    op.device(), bytes, storage, opResidual, storageBytes));
+                    self, op.durationNs(), op.shape().isEmpty() ? null : op.shape(), op.dtype(),
+                    op.device(), bytes, peak, opResidual, storageBytes));
         }
 
         List<GraphEdge> edges = buildEdges(nodes, opNodeIds);
@@ -362,21 +385,44 @@ public final class GraphBuilder {
     }
 
     private static final class Candidate {
+        /**
+         * (from, to, kind) in code point order. When neither edge has a character at or above
+         * U+D800, UTF-16 order is code point order and the intrinsic {@link String#compareTo} is used.
+         */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            int c = a.edge.from() == b.edge.from() ? 0 : CodePointOrder.compare(a.edge.from(), b.edge.from());
+            boolean plain = a.plain && b.plain;
+            int c = compare(a.edge.from(), b.edge.from(), plain);
             if (c != 0) {
                 return c;
             }
-            c = a.edge.to() == b.edge.to() ? 0 : CodePointOrder.compare(a.edge.to(), b.edge.to());
+            c = compare(a.edge.to(), b.edge.to(), plain);
             return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
         };
 
         final GraphEdge edge;
         final Origin origin;
+        final boolean plain;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
             this.origin = origin;
+            this.plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to());
+        }
+
+        private static int compare(String x, String y, boolean plain) {
+            if (x == y) {
+                return 0;
+            }
+            return plain ? x.compareTo(y) : CodePointOrder.compare(x, y);
+        }
+
+        private static boolean belowSurrogates(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) >= Character.MIN_SURROGATE) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

@@ -1,0 +1,106 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.application.ImportReport;
+import io.tracegraph.application.ImportTraces;
+import io.tracegraph.application.TraceBatch;
+import io.tracegraph.postgres.JdbiRunStore;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tracegraph import PATH... [--jobs N] [--replace]}. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {
+            "Import traces into the run store (PostgreSQL): trace files (.jsonl, .jsonl.gz, .json),",
+            "directories (recursively) and archives (.zip, .tar, .tar.gz, .tgz), nested in any way.",
+            "Archives are streamed, never extracted. Each trusted trace is stored as one run, whole or",
+            "not at all; content already stored is skipped; malformed and untrusted traces are rejected",
+            "with their reason and the rest is imported. Ends with a summary.",
+            "Exits 0 when nothing was rejected, 1 when some input was, 3 when the database failed.",
+        })
+final class ImportCommand implements Callable<Integer> {
+    private final Main.Services services;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files, directories or archives.")
+    List<Path> paths;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "Traces processed at once (default: ${DEFAULT-VALUE}).")
+    int jobs = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--replace", description = "Replace a stored run whose run_id comes again with other content "
+            + "(default: reject it).")
+    boolean replace;
+
+    @Option(names = "--max-trace-size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Refuse a trace (or archive entry) larger than SIZE once decompressed, e.g. 512m, 8g "
+                    + "(default: 16g).")
+    long maxTraceBytes = 16L << 30;
+
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "Summary as table, csv or json (default: table on a terminal, json otherwise).")
+    Format format;
+
+    ImportCommand(Main.Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (jobs < 1) {
+            throw new picocli.CommandLine.ParameterException(
+                    new picocli.CommandLine(this), "--jobs must be at least 1");
+        }
+        TraceFiles.Limits limits = new TraceFiles.Limits(maxTraceBytes, TraceFiles.Limits.defaults().maxNesting());
+        TraceBatch batch = sink -> TraceFiles.walk(paths, limits, new TraceFiles.Visitor() {
+            @Override
+            public void trace(String name, java.io.InputStream in) throws java.io.IOException {
+                sink.trace(name, in);
+            }
+
+            @Override
+            public void unreadable(String name, String reason) {
+                sink.unreadable(name, reason);
+            }
+        });
+        ImportReport report;
+        try (StoreAccess store = StoreAccess.open(database, services);
+                ProgressDisplay progress = ProgressDisplay.start(services.io())) {
+            ImportTraces importTraces = new ImportTraces(services.reader(), new JdbiRunStore(store.jdbi()));
+            report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress));
+        }
+        Format chosen = Format.orDefault(format, services.io());
+        Output.write(services.io(), null, out -> ReportRenderer.render(summary(report), chosen, out));
+        return report.rejected() > 0 ? ExitCode.REJECTED : ExitCode.OK;
+    }
+
+    static Report summary(ImportReport r) {
+        double seconds = r.elapsed().toNanos() / 1e9;
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("traces_seen", r.seen());
+        facts.put("imported", r.imported());
+        facts.put("replaced", r.replaced());
+        facts.put("duplicates_skipped", r.duplicates());
+        facts.put("previously_rejected", r.previouslyRejected());
+        facts.put("rejected", r.rejected());
+        facts.put("nodes_stored", r.nodes());
+        facts.put("edges_stored", r.edges());
+        facts.put("seconds", Math.round(seconds * 100) / 100.0);
+        facts.put("mb_per_second", seconds > 0 ? Math.round(r.bytes() / 1e6 / seconds * 10) / 10.0 : 0.0);
+        facts.put("nodes_per_second", seconds > 0 ? Math.round(r.nodes() / seconds) : 0L);
+        Table.Builder rejections = Table.named("rejections", "source", "reason");
+        r.rejections().forEach(x -> rejections.row(x.source(), x.reason()));
+        return new Report(facts, List.of(rejections.build()));
+    }
+}

@@ -1,0 +1,124 @@
+package io.tracegraph.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.postgres.PostgresPlugin;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An open, migrated tracegraph database: a connection source and a {@link Jdbi} on it. Opening
+ * applies the pending Flyway migrations from {@code classpath:db/migration}.
+ */
+public final class Database implements AutoCloseable {
+    static final String MIGRATIONS = "classpath:db/migration";
+    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    private final DatabaseConfig config;
+    private final PGSimpleDataSource dataSource;
+    private final Jdbi jdbi;
+
+    private Database(DatabaseConfig config, PGSimpleDataSource dataSource) {
+        this.config = config;
+        this.dataSource = dataSource;
+        this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+    }
+
+    /**
+     * Connects to {@code config}'s database and brings its schema up to date.
+     *
+     * @throws DatabaseException when the database cannot be reached or a migration fails
+     */
+    public static Database open(DatabaseConfig config) {
+        return open(config, MIGRATIONS);
+    }
+
+    static Database open(DatabaseConfig config, String migrations) {
+        PGSimpleDataSource dataSource = dataSource(config);
+        Database database = new Database(config, dataSource);
+        database.checkConnection();
+        database.migrate(migrations);
+        return database;
+    }
+
+    private static PGSimpleDataSource dataSource(DatabaseConfig config) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        try {
+            ds.setURL(config.jdbcUrl());
+        } catch (IllegalArgumentException e) {
+            throw new DatabaseException("invalid database URL " + DatabaseConfig.redact(config.jdbcUrl()) + ": "
+                    + config.redactFrom(e.getMessage()));
+        }
+        ds.setUser(config.user());
+        ds.setPassword(config.password());
+        ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
+        ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
+        ds.setTcpKeepAlive(true);
+        ds.setApplicationName("tracegraph");
+        return ds;
+    }
+
+    private void checkConnection() {
+        try (Connection c = dataSource.getConnection()) {
+            c.isValid(CONNECT_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            throw wrap("cannot connect to PostgreSQL at " + config.describe(), e);
+        }
+    }
+
+    private void migrate(String migrations) {
+        try {
+            MigrateResult result = Flyway.configure(Database.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .locations(migrations)
+                    .failOnMissingLocations(false)
+                    .load()
+                    .migrate();
+            if (result.migrationsExecuted > 0) {
+                LOG.info("database {} migrated to version {} ({} migration(s))", config.describe(),
+                        result.targetSchemaVersion, result.migrationsExecuted);
+            }
+        } catch (FlywayException e) {
+            throw wrap("cannot migrate the database at " + config.describe(), e);
+        }
+    }
+
+    /** The migrated database's connection source: each connection is new, close it when done. */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    /**
+     * Wraps a JDBC, Flyway or jdbi failure for this database: our exception, with the cause's
+     * message (and never the password).
+     */
+    public DatabaseException wrap(String what, Exception e) {
+        return new DatabaseException(config.redactFrom(what + ": " + DatabaseException.databaseMessage(e)), e);
+    }
+
+    /** Nothing to release: the connections are not pooled. */
+    @Override
+    public void close() {
+        // PGSimpleDataSource holds no connections.
+    }
+
+    @Override
+    public String toString() {
+        return "Database[" + config.describe() + "]";
+    }
+}

@@ -1,0 +1,356 @@
+package io.tracegraph.postgres;
+
+import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.GradientRecord;
+import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.GraphSummary;
+import io.tracegraph.domain.graph.HeavySpan;
+import io.tracegraph.domain.graph.SemanticPaths;
+import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.graph.TensorRecord;
+import io.tracegraph.domain.health.Coverage;
+import io.tracegraph.domain.health.HealthIssue;
+import io.tracegraph.domain.memory.CategoryBytes;
+import io.tracegraph.domain.memory.DeviceMemory;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryProfile;
+import io.tracegraph.domain.memory.MemorySummary;
+import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.port.RunStore;
+import io.tracegraph.domain.run.ImportLogEntry;
+import io.tracegraph.domain.run.KnownContent;
+import io.tracegraph.domain.run.RunToStore;
+import io.tracegraph.domain.run.StoreResult;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.RunMeta;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
+
+/**
+ * The PostgreSQL run store. A run is written in one transaction: its {@code runs} row first (which
+ * settles duplicates and run_id conflicts through the unique constraints, also between concurrent
+ * importers), then every child table through COPY. Every statement binds its values.
+ */
+public final class JdbiRunStore implements RunStore {
+    private final Jdbi jdbi;
+
+    public JdbiRunStore(Jdbi jdbi) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+    }
+
+    @Override
+    public Optional<KnownContent> knownContent(String contentSha256) {
+        return call(() -> jdbi.withHandle(h -> {
+            Optional<String> run = h.createQuery("SELECT run_id FROM runs WHERE content_sha256 = :sha")
+                    .bind("sha", contentSha256).mapTo(String.class).findOne();
+            if (run.isPresent()) {
+                return run.map(KnownContent.StoredRun::new);
+            }
+            return h.createQuery("SELECT reason FROM import_log WHERE content_sha256 = :sha AND content_fault "
+                    + "ORDER BY entry_key LIMIT 1")
+                    .bind("sha", contentSha256).mapTo(String.class).findOne().map(KnownContent.Rejected::new);
+        }));
+    }
+
+    @Override
+    public StoreResult store(RunToStore run, boolean replace) {
+        return call(() -> jdbi.inTransaction(h -> storeIn(h, run, replace)));
+    }
+
+    @Override
+    public void log(ImportLogEntry entry) {
+        call(() -> jdbi.useHandle(h -> h.createUpdate("INSERT INTO import_log (import_id, source_name, outcome, "
+                + "reason, run_id, content_sha256, content_fault) VALUES (:importId, :source, :outcome, :reason, "
+                + ":runId, :sha, :fault)")
+                .bind("importId", entry.importId())
+                .bind("source", clean(entry.sourceName()))
+                .bind("outcome", entry.outcome().name().toLowerCase(Locale.ROOT))
+                .bind("reason", clean(entry.reason()))
+                .bind("runId", clean(entry.runId()))
+                .bind("sha", entry.contentSha256())
+                .bind("fault", entry.contentFault())
+                .execute()));
+    }
+
+    private StoreResult storeIn(Handle h, RunToStore run, boolean replace) throws SQLException {
+        boolean replaced = false;
+        Optional<Long> key = insertRun(h, run);
+        if (key.isEmpty()) {
+            Map<String, Object> existing = h.createQuery("SELECT run_key, run_id, source_name, content_sha256 FROM runs "
+                    + "WHERE content_sha256 = :sha OR run_id = :runId ORDER BY (content_sha256 = :sha) DESC LIMIT 1")
+                    .bind("sha", run.contentSha256())
+                    .bind("runId", clean(run.meta().runId()))
+                    .mapToMap().findOne().orElse(null);
+            if (existing == null) {
+                // The conflicting run vanished between the insert and the lookup: try once more.
+                key = insertRun(h, run);
+            } else if (run.contentSha256().equals(existing.get("content_sha256"))) {
+                return new StoreResult.Duplicate((String) existing.get("run_id"));
+            } else if (!replace) {
+                return new StoreResult.Conflict(run.meta().runId(), (String) existing.get("source_name"));
+            } else {
+                h.createCall("{call delete_run(:key)}").bind("key", (Long) existing.get("run_key")).invoke();
+                key = insertRun(h, run);
+                replaced = true;
+            }
+            if (key.isEmpty()) {
+                throw new DatabaseException("run `" + run.meta().runId() + "` could not be stored: it was stored "
+                        + "concurrently by another import; run the import again");
+            }
+        }
+        writeGraph(h, key.get(), run);
+        return new StoreResult.Stored(run.meta().runId(), replaced);
+    }
+
+    private static Optional<Long> insertRun(Handle h, RunToStore run) {
+        RunMeta m = run.meta();
+        ExecutionGraph g = run.graph();
+        return h.createQuery("INSERT INTO runs (run_id, correlation_id, entrypoint, phase, run_timestamp, captured_at, "
+                + "capture_step, warmup_steps, device, timing_mode, tags, candle_version, trace_schema, graph_schema, "
+                + "source_name, content_sha256, content_bytes, trusted, coverage, total_ms, node_count, edge_count) "
+                + "VALUES (:runId, :correlationId, :entrypoint, :phase, :timestamp, :capturedAt, :captureStep, "
+                + ":warmupSteps, :device, :timingMode, CAST(:tags AS jsonb), :candleVersion, :traceSchema, "
+                + ":graphSchema, :source, :sha, :bytes, :trusted, CAST(:coverage AS jsonb), :totalMs, :nodes, :edges) "
+                + "ON CONFLICT DO NOTHING RETURNING run_key")
+                .bind("runId", clean(m.runId()))
+                .bind("correlationId", clean(m.correlationId()))
+                .bind("entrypoint", clean(m.entrypoint()))
+                .bind("phase", m.phase().name().toLowerCase(Locale.ROOT))
+                .bind("timestamp", clean(m.timestamp()))
+                .bind("capturedAt", capturedAt(m.timestamp()))
+                .bind("captureStep", m.captureStep())
+                .bind("warmupSteps", m.warmupSteps())
+                .bind("device", clean(m.device()))
+                .bind("timingMode", m.timingMode().name().toLowerCase(Locale.ROOT))
+                .bind("tags", Json.object(m.tags()))
+                .bind("candleVersion", clean(m.candleVersion()))
+                .bind("traceSchema", clean(run.traceSchema()))
+                .bind("graphSchema", g.schema())
+                .bind("source", clean(run.sourceName()))
+                .bind("sha", run.contentSha256())
+                .bind("bytes", run.contentBytes())
+                .bind("trusted", run.health().trusted())
+                .bind("coverage", coverage(run.health().coverage()))
+                .bind("totalMs", g.summary().totalMs())
+                .bind("nodes", (long) g.spans().size())
+                .bind("edges", (long) g.edges().size())
+                .mapTo(Long.class)
+                .findOne();
+    }
+
+    private static void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
+        ExecutionGraph g = run.graph();
+        CopyManager copy = h.getConnection().unwrap(PGConnection.class).getCopyAPI();
+        SemanticPaths paths = SemanticPaths.of(g.spans());
+        try (CopyRows rows = CopyRows.open(copy, "nodes", "run_key, node_idx, id, parent_id, name, kind, depth, path, "
+                + "path_hash, start_ns, self_time_ns, total_time_ns, shape, dtype, device, bytes, peak_bytes, "
+                + "residual_bytes, storage_bytes")) {
+            List<GraphNode> nodes = g.spans();
+            for (int i = 0; i < nodes.size(); i++) {
+                GraphNode n = nodes.get(i);
+                rows.num(key).num(i).text(n.id()).text(n.parentId()).text(n.name()).text(wire(n.kind()))
+                        .num(paths.depth(i)).text(paths.path(i)).num(paths.hash(i)).num(n.startNs())
+                        .num(n.selfTimeNs()).num(n.totalTimeNs()).array(n.shape()).text(n.dtype()).text(n.device())
+                        .num(n.bytes()).num(n.peakBytes()).num(n.residualBytes()).num(n.storageBytes());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "edges", "run_key, edge_idx, from_id, to_id, kind, duration_ns, label")) {
+            List<GraphEdge> edges = g.edges();
+            for (int i = 0; i < edges.size(); i++) {
+                GraphEdge e = edges.get(i);
+                rows.num(key).num(i).text(e.from()).text(e.to()).text(wire(e.kind())).num(e.durationNs())
+                        .text(e.label());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "tensors", "run_key, tensor_idx, span_id, tensor_id, shape, dtype, "
+                + "device, requires_grad, storage_bytes, category")) {
+            List<TensorRecord> tensors = g.tensors();
+            for (int i = 0; i < tensors.size(); i++) {
+                TensorRecord t = tensors.get(i);
+                rows.num(key).num(i).text(t.spanId()).text(t.tensorId()).array(t.shape()).text(t.dtype())
+                        .text(t.device()).bool(t.requiresGrad()).num(t.storageBytes()).text(wire(t.category()));
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "gradients", "run_key, gradient_idx, root, key, state, norm")) {
+            List<GradientRecord> gradients = g.gradients();
+            for (int i = 0; i < gradients.size(); i++) {
+                GradientRecord r = gradients.get(i);
+                rows.num(key).num(i).text(r.root()).text(r.key()).text(wire(r.state())).dbl(r.norm());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "health_issues", "run_key, issue_idx, severity, code, message")) {
+            List<HealthIssue> issues = run.health().issues();
+            for (int i = 0; i < issues.size(); i++) {
+                HealthIssue issue = issues.get(i);
+                rows.num(key).num(i).text(wire(issue.severity())).text(issue.code()).text(issue.message());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        writeMemory(h, copy, key, g.memory());
+        GraphSummary s = g.summary();
+        h.createUpdate("INSERT INTO graph_summaries (run_key, entrypoint, total_ms, slowest_spans, heaviest_spans) "
+                + "VALUES (:key, :entrypoint, :totalMs, CAST(:slowest AS jsonb), CAST(:heaviest AS jsonb))")
+                .bind("key", key)
+                .bind("entrypoint", clean(s.entrypoint()))
+                .bind("totalMs", s.totalMs())
+                .bind("slowest", slowest(s.slowestSpans()))
+                .bind("heaviest", heaviest(s.heaviestSpans()))
+                .execute();
+    }
+
+    private static void writeMemory(Handle h, CopyManager copy, long key, MemoryProfile memory) throws SQLException {
+        MemorySummary s = memory.summary();
+        h.createUpdate("INSERT INTO memory_summaries (run_key, alloc_count, free_count, total_alloc_bytes, peak_bytes, "
+                + "peak_timestamp_ns, peak_device, peak_by_category, autograd_retained_bytes) VALUES (:key, :allocs, "
+                + ":frees, :total, :peak, :peakTs, :peakDevice, CAST(:categories AS jsonb), :autograd)")
+                .bind("key", key)
+                .bind("allocs", s.allocCount())
+                .bind("frees", s.freeCount())
+                .bind("total", s.totalAllocBytes())
+                .bind("peak", s.peakBytes())
+                .bind("peakTs", s.peakTimestampNs())
+                .bind("peakDevice", clean(s.peakDevice()))
+                .bind("categories", categories(s.peakByCategory()))
+                .bind("autograd", s.autogradRetainedBytes())
+                .execute();
+        try (CopyRows rows = CopyRows.open(copy, "memory_devices", "run_key, device, capacity_bytes, peak_bytes, "
+                + "peak_timestamp_ns, alloc_count, free_count")) {
+            for (DeviceMemory d : memory.byDevice()) {
+                rows.num(key).text(d.device()).num(d.capacityBytes()).num(d.peakBytes()).num(d.peakTimestampNs())
+                        .num(d.allocCount()).num(d.freeCount());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "memory_timeline", "run_key, point_idx, timestamp_ns, device, "
+                + "live_bytes, heap_bytes, free_bytes, activation_bytes, gradient_bytes, optimizer_bytes, other_bytes, "
+                + "parameter_bytes")) {
+            List<TimelinePoint> timeline = memory.timeline();
+            for (int i = 0, n = timeline.size(); i < n; i++) {
+                TimelinePoint p = timeline.get(i);
+                rows.num(key).num(i).num(p.timestampNs()).text(p.device()).num(p.liveBytes()).num(p.heapBytes())
+                        .num(p.freeBytes());
+                CategoryBytes c = p.byCategory();
+                for (MemoryCategory category : MemoryCategory.ordered()) {
+                    if (c.has(category)) {
+                        rows.num(c.get(category));
+                    } else {
+                        rows.nul();
+                    }
+                }
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "memory_peak_breakdown", "run_key, rank, tensor_id, span_id, op_name, "
+                + "bytes, shape, dtype, device, category")) {
+            List<LiveAllocation> breakdown = memory.peakBreakdown();
+            for (int i = 0; i < breakdown.size(); i++) {
+                LiveAllocation a = breakdown.get(i);
+                rows.num(key).num(i).text(a.tensorId()).text(a.spanId()).text(a.opName()).num(a.bytes())
+                        .array(a.shape()).text(a.dtype()).text(a.device()).text(wire(a.category()));
+                rows.endRow();
+            }
+            rows.finish();
+        }
+    }
+
+    private static String coverage(Coverage c) {
+        return Json.object(new Object[][] {
+            {"spans", c.spans()}, {"closed_spans", c.closedSpans()}, {"root_spans", c.rootSpans()},
+            {"measured_spans", c.measuredSpans()}, {"operations", c.operations()}, {"tensors", c.tensors()},
+            {"memory_events", c.memoryEvents()}, {"device_memory_samples", c.deviceMemorySamples()},
+            {"gradients", c.gradients()}, {"edges", c.edges()}, {"forward_spans", c.forwardSpans()},
+            {"backward_spans", c.backwardSpans()}, {"optimizer_spans", c.optimizerSpans()}});
+    }
+
+    private static String categories(CategoryBytes categories) {
+        StringBuilder json = new StringBuilder("{");
+        categories.asMap().forEach((category, bytes) -> {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append(Json.string(wire(category))).append(':').append(bytes);
+        });
+        return json.append('}').toString();
+    }
+
+    private static String slowest(List<SlowSpan> spans) {
+        StringBuilder json = new StringBuilder("[");
+        for (SlowSpan s : spans) {
+            json.append(json.length() > 1 ? "," : "").append(Json.object(new Object[][] {
+                {"id", s.id()}, {"name", s.name()}, {"self_time_ns", s.selfTimeNs()}}));
+        }
+        return json.append(']').toString();
+    }
+
+    private static String heaviest(List<HeavySpan> spans) {
+        StringBuilder json = new StringBuilder("[");
+        for (HeavySpan s : spans) {
+            json.append(json.length() > 1 ? "," : "").append(Json.object(new Object[][] {
+                {"id", s.id()}, {"name", s.name()}, {"bytes", s.bytes()}, {"peak_bytes", s.peakBytes()}}));
+        }
+        return json.append(']').toString();
+    }
+
+    private static OffsetDateTime capturedAt(String timestamp) {
+        try {
+            return OffsetDateTime.parse(timestamp);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    static String wire(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** PostgreSQL text cannot hold U+0000: it is stored as U+FFFD (as in the COPY rows). */
+    static String clean(String s) {
+        return s == null || s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
+    }
+
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    private interface VoidWork {
+        void run() throws SQLException;
+    }
+
+    private static <T> T call(Work<T> work) {
+        try {
+            return work.run();
+        } catch (SQLException | JdbiException e) {
+            throw DatabaseException.wrap(e);
+        }
+    }
+
+    private static void call(VoidWork work) {
+        call(() -> {
+            work.run();
+            return null;
+        });
+    }
+}

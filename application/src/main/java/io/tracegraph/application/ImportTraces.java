@@ -1,0 +1,345 @@
+package io.tracegraph.application;
+
+import io.tracegraph.domain.graph.GraphBuilder;
+import io.tracegraph.domain.graph.GraphOutcome;
+import io.tracegraph.domain.port.RunStore;
+import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.domain.run.ImportLogEntry;
+import io.tracegraph.domain.run.ImportOutcome;
+import io.tracegraph.domain.run.KnownContent;
+import io.tracegraph.domain.run.RunToStore;
+import io.tracegraph.domain.run.StoreResult;
+import io.tracegraph.domain.trace.MalformedTraceException;
+import io.tracegraph.domain.trace.TraceDocument;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Use case: import a batch of traces into the run store. Each trace is read, checked and built,
+ * then stored in one transaction; malformed and untrusted traces are rejected with their reason and
+ * the rest goes on. Content already stored is skipped before parsing. With {@code jobs > 1}, traces
+ * of up to {@link #BUFFERED_TRACE_BYTES} are read into memory and processed in parallel; larger
+ * ones are streamed in the batch's thread (the reader itself decodes on several threads).
+ */
+public final class ImportTraces {
+    /** Largest trace that is buffered in memory to be processed by a worker. */
+    public static final int BUFFERED_TRACE_BYTES = 64 << 20;
+
+    /** What to import and how. */
+    public record Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress) {
+        public Command {
+            Objects.requireNonNull(batch, "batch");
+            Objects.requireNonNull(progress, "progress");
+            if (jobs < 1) {
+                throw new IllegalArgumentException("jobs must be at least 1");
+            }
+        }
+    }
+
+    private final TraceReader reader;
+    private final RunStore store;
+
+    public ImportTraces(TraceReader reader, RunStore store) {
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * @throws UncheckedIOException when an input cannot be read for reasons outside the trace
+     * @throws RuntimeException the store's own exception when the database fails (the import stops;
+     *     runs already committed stay, the one in flight is rolled back)
+     */
+    public ImportReport run(Command command) {
+        long started = System.nanoTime();
+        Tally tally = new Tally(UUID.randomUUID(), command);
+        ExecutorService workers = command.jobs() > 1 ? Executors.newFixedThreadPool(command.jobs(), r -> {
+            Thread t = new Thread(r, "import-worker");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        Semaphore slots = new Semaphore(command.jobs() * 2);
+        List<Future<?>> pending = new ArrayList<>();
+        try {
+            command.batch().forEach(new TraceBatch.Sink() {
+                @Override
+                public void trace(String name, InputStream in) {
+                    int index = tally.nextIndex();
+                    byte[] bytes;
+                    try {
+                        if (workers == null) {
+                            tally.record(index, importOne(name, in, tally));
+                            return;
+                        }
+                        bytes = in.readNBytes(BUFFERED_TRACE_BYTES + 1);
+                        if (bytes.length > BUFFERED_TRACE_BYTES) {
+                            InputStream rest = new java.io.SequenceInputStream(new ByteArrayInputStream(bytes), in);
+                            tally.record(index, importOne(name, rest, tally));
+                            return;
+                        }
+                    } catch (IOException | UncheckedIOException e) {
+                        // The input itself could not be read (truncated archive, too large...): its fault.
+                        tally.record(index, reject(name, readFailure(name, e), null, 0, tally));
+                        return;
+                    }
+                    slots.acquireUninterruptibly();
+                    pending.add(workers.submit(() -> {
+                        try {
+                            tally.record(index, importOne(name, new ByteArrayInputStream(bytes), tally));
+                            return null;
+                        } finally {
+                            slots.release();
+                        }
+                    }));
+                    failFast(pending);
+                }
+
+                @Override
+                public void unreadable(String name, String reason) {
+                    int index = tally.nextIndex();
+                    tally.record(index, reject(name, reason, null, 0, tally));
+                }
+            });
+            for (Future<?> f : pending) {
+                await(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (workers != null) {
+                workers.shutdownNow();
+            }
+        }
+        return tally.report(Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private static String readFailure(String name, Exception e) {
+        String message = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause().getMessage()
+                : e.getMessage();
+        if (message == null) {
+            message = e.getClass().getSimpleName();
+        }
+        return message.startsWith(name) ? message : name + ": " + message;
+    }
+
+    private static void failFast(List<Future<?>> pending) {
+        pending.removeIf(f -> {
+            if (!f.isDone()) {
+                return false;
+            }
+            await(f);
+            return true;
+        });
+    }
+
+    private static void await(Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    private Result importOne(String name, InputStream in, Tally tally) throws IOException {
+        MessageDigest sha = sha256();
+        if (in instanceof ByteArrayInputStream) {
+            // A buffered trace is hashed first, so that known content is not parsed again.
+            byte[] bytes = in.readAllBytes();
+            String hash = HexFormat.of().formatHex(sha.digest(bytes));
+            Optional<Result> known = known(name, hash, bytes.length, tally);
+            if (known.isPresent()) {
+                return known.get();
+            }
+            return parseAndStore(name, new ByteArrayInputStream(bytes), sha, hash, tally);
+        }
+        return parseAndStore(name, new DigestInputStream(in, sha), sha, null, tally);
+    }
+
+    /** Content seen before: a duplicate of a stored run, or rejected again for what it is. */
+    private Optional<Result> known(String name, String hash, long bytes, Tally tally) {
+        Optional<KnownContent> known = store.knownContent(hash);
+        if (known.isEmpty()) {
+            return Optional.empty();
+        }
+        if (known.get() instanceof KnownContent.StoredRun run) {
+            return Optional.of(done(name, ImportOutcome.DUPLICATE, "same content as run " + run.runId(), run.runId(),
+                    hash, bytes, 0, 0, false, tally));
+        }
+        String reason = ((KnownContent.Rejected) known.get()).reason();
+        return Optional.of(done(name, ImportOutcome.PREVIOUSLY_REJECTED, reason, null, hash, bytes, 0, 0, false,
+                tally));
+    }
+
+    /**
+     * Reads, checks, builds and stores one trace. {@code hash} is known for buffered traces; for
+     * streamed ones it is the digest of everything read, taken once the stream is drained.
+     */
+    private Result parseAndStore(String name, InputStream in, MessageDigest sha, String hash, Tally tally)
+            throws IOException {
+        CountingInput counted = new CountingInput(in);
+        TraceDocument doc;
+        try {
+            doc = reader.read(name, counted);
+        } catch (MalformedTraceException e) {
+            String digest = drain(counted, sha, hash);
+            Optional<Result> known = hash == null ? known(name, digest, counted.count, tally) : Optional.empty();
+            return known.orElseGet(() -> rejectContent(name, e.problem().render(), digest, counted.count, tally));
+        }
+        String digest = drain(counted, sha, hash);
+        GraphOutcome outcome = GraphBuilder.build(doc);
+        if (outcome instanceof GraphOutcome.Untrusted untrusted) {
+            Optional<Result> known = hash == null ? known(name, digest, counted.count, tally) : Optional.empty();
+            return known.orElseGet(() -> rejectContent(name, untrusted.message(), digest, counted.count, tally));
+        }
+        GraphOutcome.Built built = (GraphOutcome.Built) outcome;
+        long bytes = counted.count;
+        StoreResult stored = store.store(new RunToStore(name, digest, bytes, doc.schema(), doc.run(), built.health(),
+                built.graph()), tally.command.replace());
+        if (stored instanceof StoreResult.Stored s) {
+            return done(name, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, null, s.runId(), digest,
+                    bytes, built.graph().spans().size(), built.graph().edges().size(), false, tally);
+        }
+        if (stored instanceof StoreResult.Duplicate d) {
+            return done(name, ImportOutcome.DUPLICATE, "same content as run " + d.runId(), d.runId(), digest, bytes,
+                    0, 0, false, tally);
+        }
+        StoreResult.Conflict conflict = (StoreResult.Conflict) stored;
+        return done(name, ImportOutcome.REJECTED, conflict.message(), null, digest, bytes, 0, 0, false, tally);
+    }
+
+    /** Reads the rest of the stream so the digest covers the whole trace; returns the hex digest. */
+    private static String drain(InputStream in, MessageDigest sha, String hash) throws IOException {
+        in.transferTo(java.io.OutputStream.nullOutputStream());
+        return hash != null ? hash : HexFormat.of().formatHex(sha.digest());
+    }
+
+    private Result reject(String name, String reason, String sha, long bytes, Tally tally) {
+        return done(name, ImportOutcome.REJECTED, reason, null, sha, bytes, 0, 0, false, tally);
+    }
+
+    private Result rejectContent(String name, String reason, String sha, long bytes, Tally tally) {
+        return done(name, ImportOutcome.REJECTED, reason, null, sha, bytes, 0, 0, true, tally);
+    }
+
+    private Result done(String name, ImportOutcome outcome, String reason, String runId, String sha, long bytes,
+            long nodes, long edges, boolean contentFault, Tally tally) {
+        store.log(new ImportLogEntry(tally.importId, name, outcome, reason, runId, sha, contentFault));
+        tally.command.progress().done(name, outcome, bytes);
+        return new Result(name, outcome, reason, bytes, nodes, edges);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private record Result(String name, ImportOutcome outcome, String reason, long bytes, long nodes, long edges) {
+    }
+
+    /** Counts what passes through. */
+    private static final class CountingInput extends java.io.FilterInputStream {
+        long count;
+
+        CountingInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+
+    /** Results by input order, so that the report lists rejections in the order inputs came. */
+    private static final class Tally {
+        final UUID importId;
+        final Command command;
+        private final AtomicLong next = new AtomicLong();
+        private final java.util.Map<Integer, Result> results = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Tally(UUID importId, Command command) {
+            this.importId = importId;
+            this.command = command;
+        }
+
+        int nextIndex() {
+            return (int) next.getAndIncrement();
+        }
+
+        void record(int index, Result result) {
+            results.put(index, result);
+        }
+
+        ImportReport report(Duration elapsed) {
+            long imported = 0;
+            long replaced = 0;
+            long duplicates = 0;
+            long previouslyRejected = 0;
+            long nodes = 0;
+            long edges = 0;
+            long bytes = 0;
+            List<ImportReport.Rejection> rejections = new ArrayList<>();
+            for (int i = 0; i < next.get(); i++) {
+                Result r = results.get(i);
+                if (r == null) {
+                    continue;
+                }
+                bytes += r.bytes();
+                nodes += r.nodes();
+                edges += r.edges();
+                switch (r.outcome()) {
+                    case ACCEPTED: imported++; break;
+                    case REPLACED: replaced++; break;
+                    case DUPLICATE: duplicates++; break;
+                    case PREVIOUSLY_REJECTED: previouslyRejected++; break;
+                    default: rejections.add(new ImportReport.Rejection(r.name(), r.reason()));
+                }
+            }
+            return new ImportReport(next.get(), imported, replaced, duplicates, previouslyRejected, rejections, nodes,
+                    edges, bytes, elapsed);
+        }
+    }
+}
