@@ -56,8 +56,13 @@ public final class Database implements AutoCloseable {
             throw new DatabaseException("invalid database URL " + DatabaseConfig.redact(config.jdbcUrl()) + ": "
                     + config.redactFrom(e.getMessage()));
         }
-        ds.setUser(config.user());
-        ds.setPassword(config.password());
+        // A user or password given in the URL itself is kept unless the config names one.
+        if (!config.user().isBlank()) {
+            ds.setUser(config.user());
+        }
+        if (!config.password().isEmpty()) {
+            ds.setPassword(config.password());
+        }
         ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
         ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
         ds.setTcpKeepAlive(true);
@@ -79,6 +84,8 @@ public final class Database implements AutoCloseable {
                     .dataSource(dataSource)
                     .locations(migrations)
                     .failOnMissingLocations(false)
+                    // A misnamed file (V1_x.sql) is an error, not a migration silently skipped.
+                    .validateMigrationNaming(true)
                     .load()
                     .migrate();
             if (result.migrationsExecuted > 0) {

@@ -16,10 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -209,9 +212,9 @@ final class Postmaster {
         if (ready && initialized()) {
             return bin;
         }
-        if (!initialized() && Files.exists(dataDir)) {
-            // Our own initialisation did not finish (the marker is written last, before anyone could
-            // store anything): start again from an empty directory.
+        if (!initialized() && Files.exists(dataDir) && !Files.exists(dataDir.resolve("global/pg_control"))) {
+            // An initdb that did not get far (killed, or the disk was full): start again from an empty
+            // directory. A complete cluster without our marker is finished in place instead.
             LOG.warn("{} was not completely initialised; initialising it again", dataDir);
             HomeFiles.deleteRecursively(dataDir);
         }
@@ -292,7 +295,7 @@ final class Postmaster {
     private void rotateLog() {
         try {
             if (Files.exists(log) && Files.size(log) > LOG_ROTATE_BYTES) {
-                Files.move(log, home.resolve("postgres.log.1"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.move(log, home.resolve("postgres.log.1"), StandardCopyOption.REPLACE_EXISTING);
             }
             if (!Files.exists(log)) {
                 HomeFiles.createOwnerOnly(log);
@@ -354,7 +357,8 @@ final class Postmaster {
         } catch (IOException | RuntimeException | ExceptionInInitializerError e) {
             String why = failure(logStart, new Result(-1, ""));
             throw new DatabaseException("cannot initialise embedded PostgreSQL in " + dataDir + ": "
-                    + (why.startsWith("pg_ctl exited") ? HomeFiles.reason(e) : why) + " (log " + log + ")", e);
+                    + (why.startsWith("pg_ctl exited") ? HomeFiles.reason(e) : why) + " (log " + log + ")"
+                    + (initialized() ? "" : "; if that directory holds nothing of value, remove it and retry"), e);
         } finally {
             try {
                 Files.deleteIfExists(passwordFile);
@@ -380,10 +384,14 @@ final class Postmaster {
     }
 
     private static void createDatabase(DataSource admin) {
-        try (Connection c = admin.getConnection(); Statement s = c.createStatement()) {
-            var rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
-            if (!rs.next()) {
-                s.execute("CREATE DATABASE " + DATABASE);
+        try (Connection c = admin.getConnection();
+             PreparedStatement exists = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?");
+             Statement create = c.createStatement()) {
+            exists.setString(1, DATABASE);
+            try (ResultSet rs = exists.executeQuery()) {
+                if (!rs.next()) {
+                    create.execute("CREATE DATABASE " + DATABASE);
+                }
             }
         } catch (SQLException e) {
             throw new DatabaseException("cannot create the " + DATABASE + " database: " + e.getMessage(), e);
@@ -397,6 +405,7 @@ final class Postmaster {
         if (LinuxUtils.isUnshareAvailable()) {
             command.addAll(List.of("unshare", "-U"));
         }
+        // Single-user mode takes no bind parameters; the password is ours, base64url, without quotes.
         command.addAll(List.of(bin.resolve("bin/postgres").toString(), "--single", "-D", dataDir.toString(),
                 "-c", "log_min_messages=fatal", "postgres"));
         try {
@@ -536,9 +545,7 @@ final class Postmaster {
                 return new Result(-1, "pg_ctl did not finish in " + timeout.toSeconds() + " s");
             }
             reader.join(2000);
-            synchronized (output) {
-                return new Result(process.exitValue(), output.toString(StandardCharsets.UTF_8));
-            }
+            return new Result(process.exitValue(), output.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new DatabaseException("cannot run " + command.get(command.size() - args.length - 1) + ": "
                     + HomeFiles.reason(e), e);

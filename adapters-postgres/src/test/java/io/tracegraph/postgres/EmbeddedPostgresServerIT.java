@@ -26,6 +26,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.nio.file.StandardCopyOption;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,11 +66,17 @@ class EmbeddedPostgresServerIT {
     }
 
     @AfterEach
-    void stopServer() {
+    void stopServer() throws IOException {
         if (Files.exists(home.resolve("pgdata"))) {
-            home.resolve("pgdata").toFile().setWritable(true);
             EmbeddedPostgresServer.stop(home);
         }
+        // Not left for @TempDir, which warns about links leading out of it.
+        Files.deleteIfExists(home.resolve("pgbin"));
+    }
+
+    @AfterAll
+    static void removeTemplateLink() throws IOException {
+        Files.deleteIfExists(template.resolve("pgbin"));
     }
 
     @Test

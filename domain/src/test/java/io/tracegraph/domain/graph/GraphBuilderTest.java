@@ -335,6 +335,22 @@ class GraphBuilderTest {
 
             assertThat(graphOf(doc).edges()).containsExactly(call("root", "root/op/0", 40, null));
         }
+
+        @Test
+        void keepsAnOpCallEdgeNextToATraceEdgeOfTheSamePair() {
+            TraceDocument doc = rooted()
+                    .span(span("a").parent("root").duration(100))
+                    .span(span("root/op/0").parent("a").duration(50))
+                    .op(op("root", "mm").output("t").duration(5))
+                    .edge(edge("root", "root/op/0", 9))
+                    .build();
+
+            assertThat(graphOf(doc).edges()).containsExactly(
+                    call("a", "root/op/0", 50, null),
+                    call("root", "a", 100, null),
+                    call("root", "root/op/0", 9, null),
+                    call("root", "root/op/0", 5, "mm"));
+        }
     }
 
     @Nested

@@ -9,6 +9,7 @@ import static io.tracegraph.domain.Traces.span;
 import static io.tracegraph.domain.Traces.tensor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.tracegraph.domain.Traces;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -25,7 +26,7 @@ class TraceAssemblerTest {
     }
 
     private static TraceProblem problemOf(ThrowingCallable call) {
-        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(call);
+        Throwable thrown = catchThrowable(call);
         assertThat(thrown).isInstanceOf(MalformedTraceException.class);
         MalformedTraceException e = (MalformedTraceException) thrown;
         assertThat(e.getMessage()).isEqualTo(e.problem().render());
