@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.postgres.Database;
 import io.tracegraph.postgres.DatabaseConfig;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.nio.file.Path;
@@ -68,10 +69,13 @@ final class DbCommand implements Callable<Integer> {
             description = {
                 "Start the embedded database and keep it running until `db stop`.",
                 "",
-                "Joins the server if it already runs. Prints its connection URI like `db url`.",
+                "Joins the server if it already runs and applies pending schema migrations.",
+                "Prints its connection URI like `db url`.",
             })
     int start(@Mixin CommonOptions common) {
         DatabaseConfig config = EmbeddedPostgresServer.start(home());
+        // Bring the schema up to date, so that what psql shows is what tracegraph stores.
+        Database.open(config).close();
         services.io().out().println(config.psqlUrl());
         services.io().err().println("embedded database running (data in " + home().resolve("pgdata")
                 + "); stop it with `tracegraph db stop`");

@@ -4,6 +4,7 @@ import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
 import io.tracegraph.domain.port.TraceReader;
 import io.tracegraph.json.JacksonTraceReader;
+import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,16 +72,16 @@ public final class Main {
             } else {
                 message = e.getMessage();
             }
+        } else if (e instanceof DatabaseException) {
+            message = e.getMessage();
         } else if (e instanceof OutOfMemoryError) {
             message = "out of memory; give the JVM more heap (e.g. JAVA_OPTS=-Xmx8g)";
         } else {
-            message = "internal error: " + e;
+            message = "internal error: " + e + (debug ? "" : " (run with --debug for the stack trace)");
         }
         io.err().println("error: " + message);
         if (debug) {
             e.printStackTrace(io.err());
-        } else if (!(e instanceof UncheckedIOException || e instanceof IOException)) {
-            io.err().println("(run with --debug for the stack trace)");
         }
         io.err().flush();
         return ExitCode.FAILURE;

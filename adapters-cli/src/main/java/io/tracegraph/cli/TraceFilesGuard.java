@@ -90,8 +90,7 @@ final class TraceFilesGuard extends FilterInputStream {
     private IOException fail(Exception e) {
         if (failure == null) {
             failure = e instanceof IOException io ? io
-                    : new IOException("corrupt data (" + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+                    : new IOException("corrupt data (" + e.getClass().getSimpleName() + ")", e);
         }
         return failure;
     }

@@ -24,11 +24,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.apache.commons.compress.archivers.zip.ZipMethod;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.xz.XZUtils;
+import org.apache.commons.compress.compressors.zstandard.ZstdUtils;
 
 /**
  * One walk of {@link TraceFiles#walk}: the counters and the recursion over archives (at most
@@ -254,7 +256,7 @@ final class TraceFilesWalk {
             plain = isGzip(peek) ? new TraceFilesCounter(new GZIPInputStream(peek, BUFFER / 4), budget) : peek;
         } catch (IOException e) {
             sourceFailed(raw, shared, budget);
-            unreadable(label, e);
+            unreadable(label, "corrupt gzip data: " + reason(e));
             return;
         }
         TraceFilesGuard lent = new TraceFilesGuard(new TraceFilesCounter(plain, new TraceFilesBudget(
@@ -286,12 +288,11 @@ final class TraceFilesWalk {
         try {
             BufferedInputStream buffered = new BufferedInputStream(raw, BUFFER);
             if (kind == Kind.ZIP) {
-                ZipArchiveInputStream zip = new ZipArchiveInputStream(buffered, StandardCharsets.UTF_8.name(), true,
-                        true);
+                ZipArchiveInputStream zip = streamingZip(buffered);
                 archive = zip;
                 zipEntries(label, zip, depth, budget);
             } else {
-                TarArchiveInputStream tar = new TarArchiveInputStream(decompress(buffered, budget));
+                TraceFilesTarStream tar = new TraceFilesTarStream(decompress(buffered, budget));
                 archive = tar;
                 tarEntries(label, tar, depth, budget);
             }
@@ -303,6 +304,14 @@ final class TraceFilesWalk {
         } finally {
             closeQuietly(archive);
         }
+    }
+
+    /**
+     * A zip read front to back. Uncompressed entries of unknown size are refused: the library
+     * would hold such an entry in memory whole to find its end.
+     */
+    private static ZipArchiveInputStream streamingZip(InputStream in) {
+        return new ZipArchiveInputStream(in, StandardCharsets.UTF_8.name(), true, false);
     }
 
     /** A tar's compression, known by its magic bytes rather than by its name. */
@@ -319,7 +328,7 @@ final class TraceFilesWalk {
         return in;
     }
 
-    private void tarEntries(String label, TarArchiveInputStream tar, int depth, TraceFilesBudget budget)
+    private void tarEntries(String label, TraceFilesTarStream tar, int depth, TraceFilesBudget budget)
             throws IOException {
         TarArchiveEntry entry;
         while ((entry = tar.getNextEntry()) != null) {
@@ -351,7 +360,7 @@ final class TraceFilesWalk {
             if (entry.isUnixSymlink()) {
                 files++;
                 skipped++;
-            } else if (!zip.canReadEntryData(entry)) {
+            } else if (!readable(entry, zip.canReadEntryData(entry), true)) {
                 unsupported(name, entry.getName(), unsupportedZipEntry(entry));
             } else {
                 TraceFilesCounter data = new TraceFilesCounter(zip, budget);
@@ -397,7 +406,7 @@ final class TraceFilesWalk {
             if (entry.isUnixSymlink()) {
                 files++;
                 skipped++;
-            } else if (!zip.canReadEntryData(entry)) {
+            } else if (!readable(entry, zip.canReadEntryData(entry), false)) {
                 unsupported(name, entry.getName(), unsupportedZipEntry(entry));
             } else if (Kind.of(entry.getName()) == Kind.OTHER) {
                 files++;
@@ -433,8 +442,7 @@ final class TraceFilesWalk {
     private void salvageZip(Path path, String label, TraceFilesBudget budget, Exception noDirectory) {
         ZipArchiveInputStream zip = null;
         try (InputStream in = Files.newInputStream(path)) {
-            zip = new ZipArchiveInputStream(new BufferedInputStream(in, BUFFER), StandardCharsets.UTF_8.name(),
-                    true, true);
+            zip = streamingZip(new BufferedInputStream(in, BUFFER));
             zipEntries(label, zip, 1, budget);
             unreadable(label, "corrupt zip archive: " + reason(noDirectory));
         } catch (BudgetExhausted e) {
@@ -461,9 +469,32 @@ final class TraceFilesWalk {
         }
     }
 
+    /**
+     * The library says it can read xz, lzma and zstd entries, but their decoders are optional
+     * dependencies (opening one without them throws a {@link NoClassDefFoundError}), and a zip
+     * read as a stream has no xz decoder at all.
+     */
+    private static boolean readable(ZipArchiveEntry entry, boolean libraryCanRead, boolean streamed) {
+        int method = entry.getMethod();
+        if (method == ZipMethod.XZ.getCode() || method == ZipMethod.LZMA.getCode()) {
+            return libraryCanRead && !streamed && XZUtils.isXZCompressionAvailable();
+        }
+        if (method == ZipMethod.ZSTD.getCode() || method == ZipMethod.ZSTD_DEPRECATED.getCode()) {
+            return libraryCanRead && ZstdUtils.isZstdCompressionAvailable();
+        }
+        return libraryCanRead;
+    }
+
     private static String unsupportedZipEntry(ZipArchiveEntry entry) {
-        return entry.getGeneralPurposeBit().usesEncryption() ? "encrypted zip entry"
-                : "unsupported zip compression method " + entry.getMethod();
+        if (entry.getGeneralPurposeBit().usesEncryption()) {
+            return "encrypted zip entry";
+        }
+        if (entry.getMethod() == ZipMethod.STORED.getCode() && entry.getGeneralPurposeBit().usesDataDescriptor()) {
+            return "uncompressed zip entry of unknown size, which cannot be read from a nested zip";
+        }
+        ZipMethod method = ZipMethod.getMethodByCode(entry.getMethod());
+        return "unsupported zip compression method "
+                + (method == null ? String.valueOf(entry.getMethod()) : method.toString());
     }
 
     /**

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
             "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed;",
             "FILE.json is read as the whole-document JSON form.",
         },
-        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class,
+        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, DbCommand.class,
             picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit status:%n",
         footer = {
@@ -25,6 +25,8 @@ import picocli.CommandLine.Command;
             "  tracegraph build examples/train_small.jsonl -o graph.json",
             "  tracegraph check examples/train_small.jsonl",
             "  tracegraph query examples/train_small.jsonl --kind slowest",
+            "  tracegraph import examples/",
+            "  tracegraph db start && psql \"$(tracegraph db url)\"",
         })
 final class TracegraphCommand {
 }

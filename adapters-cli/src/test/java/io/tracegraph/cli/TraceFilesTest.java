@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -246,6 +247,40 @@ class TraceFilesTest {
     }
 
     @Test
+    void refusesATarWhoseHeadersWouldFillTheHeap() throws IOException {
+        byte[] record = paxRecord("path", "n".repeat(2 << 20) + ".jsonl");
+        TarArchiveEntry pax = new TarArchiveEntry("PaxHeaders/x", TarConstants.LF_PAX_EXTENDED_HEADER_LC);
+        Path tar = write("pax.tar.gz", gzip(tar(file("before.jsonl", "b"), new Entry(pax, record),
+                file("x.jsonl", "x"))));
+
+        Recorder recorder = new Recorder();
+        TraceFiles.walk(List.of(tar), TraceFiles.Limits.defaults(), recorder);
+
+        assertThat(recorder.names()).containsExactly(tar + "!before.jsonl");
+        assertThat(recorder.unreadable).containsExactly(tar + ": tar headers of one entry larger than 1048576 bytes");
+    }
+
+    @Test
+    void reportsZipEntriesWhoseCompressionIsNotAvailable() throws IOException {
+        byte[] ppmd = zip(storedFile("ppmd.jsonl", "p"), storedFile("ok.jsonl", "ok"));
+        setFirstMethod(ppmd, 98);
+        byte[] xz = zip(storedFile("xz.jsonl", "x"), storedFile("ok.jsonl", "ok"));
+        setFirstMethod(xz, 95);
+        Path onDisk = write("ppmd.zip", ppmd);
+        Path nested = write("nested.tar", tar(file("ppmd.zip", ppmd), file("xz.zip", xz)));
+
+        Recorder recorder = new Recorder();
+        TraceFiles.walk(List.of(onDisk, nested), TraceFiles.Limits.defaults(), recorder);
+
+        assertThat(recorder.unreadable).containsExactly(
+                onDisk + "!ppmd.jsonl: unsupported zip compression method PPMD",
+                nested + "!ppmd.zip!ppmd.jsonl: unsupported zip compression method PPMD",
+                nested + "!xz.zip!xz.jsonl: unsupported zip compression method XZ");
+        assertThat(recorder.names()).containsExactly(onDisk + "!ok.jsonl", nested + "!ppmd.zip!ok.jsonl",
+                nested + "!xz.zip!ok.jsonl");
+    }
+
+    @Test
     void refusesArchivesNestedDeeperThanTheLimit() throws IOException {
         byte[] deepest = zip(file("t.jsonl", "t"));
         Path archive = write("outer.zip", zip(file("one.zip", zip(file("two.zip", deepest)))));
@@ -459,6 +494,39 @@ class TraceFilesTest {
         return new Entry(name, data);
     }
 
+    private static Entry storedFile(String name, String text) {
+        ZipArchiveEntry entry = new ZipArchiveEntry(name);
+        entry.setMethod(ZipArchiveEntry.STORED);
+        byte[] data = bytes(text);
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        entry.setCrc(crc.getValue());
+        entry.setSize(data.length);
+        return new Entry(entry, data);
+    }
+
+    /** One PAX record, {@code "<length> <key>=<value>\n"}, the length counting itself. */
+    private static byte[] paxRecord(String key, String value) {
+        String rest = " " + key + "=" + value + "\n";
+        int length = rest.length() + 1;
+        while (String.valueOf(length).length() + rest.length() != length) {
+            length++;
+        }
+        return (length + rest).getBytes(UTF_8);
+    }
+
+    /** Sets the first entry's compression method in its local header and in the central directory. */
+    private static void setFirstMethod(byte[] zip, int method) {
+        zip[8] = (byte) method;
+        for (int i = 0; i + 4 < zip.length; i++) {
+            if (zip[i] == 'P' && zip[i + 1] == 'K' && zip[i + 2] == 1 && zip[i + 3] == 2) {
+                zip[i + 10] = (byte) method;
+                return;
+            }
+        }
+        throw new AssertionError("no central directory");
+    }
+
     private static Entry directory(String name) {
         return new Entry(new TarArchiveEntry(name), null);
     }
@@ -495,7 +563,9 @@ class TraceFilesTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(out)) {
             for (Entry e : entries) {
-                zip.putArchiveEntry(new ZipArchiveEntry((String) e.header()));
+                ZipArchiveEntry header = e.header() instanceof ZipArchiveEntry z ? z
+                        : new ZipArchiveEntry((String) e.header());
+                zip.putArchiveEntry(header);
                 zip.write(e.data());
                 zip.closeArchiveEntry();
             }

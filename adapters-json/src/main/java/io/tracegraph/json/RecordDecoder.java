@@ -46,6 +46,7 @@ final class RecordDecoder {
     private static final int POOL_LIMIT = 1 << 14;
 
     private final Map<String, String> pool = new HashMap<>();
+    private final Map<Shape, Shape> shapes = new HashMap<>();
     private long[] dims = new long[8];
     private JsonParser p;
     private String kindName;
@@ -551,7 +552,18 @@ final class RecordDecoder {
             }
             dims[n++] = u63(field);
         }
-        return n == 0 ? Shape.SCALAR : Shape.of(java.util.Arrays.copyOf(dims, n));
+        if (n == 0) {
+            return Shape.SCALAR;
+        }
+        Shape shape = Shape.of(java.util.Arrays.copyOf(dims, n));
+        Shape known = shapes.putIfAbsent(shape, shape);
+        if (known != null) {
+            return known;
+        }
+        if (shapes.size() > POOL_LIMIT) {
+            shapes.clear();
+        }
+        return shape;
     }
 
     private Map<String, String> tags(String field) throws IOException {
