@@ -5,9 +5,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
@@ -44,18 +41,6 @@ public final class GraphJsonWriter {
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .build();
-    private static final DefaultPrettyPrinter SERDE_PRETTY;
-
-    static {
-        DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
-        Separators separators = Separators.createDefaultInstance()
-                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-                .withObjectEmptySeparator("")
-                .withArrayEmptySeparator("");
-        SERDE_PRETTY = new DefaultPrettyPrinter(separators);
-        SERDE_PRETTY.indentArraysWith(indenter);
-        SERDE_PRETTY.indentObjectsWith(indenter);
-    }
 
     private GraphJsonWriter() {
     }
@@ -64,16 +49,27 @@ public final class GraphJsonWriter {
     public static JsonGenerator generator(OutputStream out) {
         try {
             JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8);
-            g.setPrettyPrinter(new DefaultPrettyPrinter(SERDE_PRETTY));
+            g.setPrettyPrinter(new SerdePrettyPrinter());
             return g;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** Writes the graph using every processor (the big lists are rendered in parallel chunks). */
     public static void writeGraph(ExecutionGraph graph, OutputStream out) {
+        ParallelGraphWriter.write(graph, out, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** The same bytes as {@link #writeGraph}, on the calling thread only. */
+    static void writeGraphSequentially(ExecutionGraph graph, OutputStream out) {
         write(out, g -> graph(g, graph));
     }
+
+    static JsonFactory factory() {
+        return FACTORY;
+    }
+
 
     public static void writeHealth(TraceHealth health, OutputStream out) {
         write(out, g -> health(g, health));
@@ -284,18 +280,21 @@ public final class GraphJsonWriter {
     public static void timeline(JsonGenerator g, List<TimelinePoint> timeline) throws IOException {
         g.writeStartArray();
         for (int i = 0, n = timeline.size(); i < n; i++) {
-            TimelinePoint point = timeline.get(i);
-            g.writeStartObject();
-            g.writeNumberField("timestamp_ns", point.timestampNs());
-            g.writeStringField("device", point.device());
-            g.writeNumberField("live_bytes", point.liveBytes());
-            g.writeNumberField("heap_bytes", point.heapBytes());
-            g.writeNumberField("free_bytes", point.freeBytes());
-            g.writeFieldName("by_category");
-            categories(g, point.byCategory());
-            g.writeEndObject();
+            timelinePoint(g, timeline.get(i));
         }
         g.writeEndArray();
+    }
+
+    public static void timelinePoint(JsonGenerator g, TimelinePoint point) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("timestamp_ns", point.timestampNs());
+        g.writeStringField("device", point.device());
+        g.writeNumberField("live_bytes", point.liveBytes());
+        g.writeNumberField("heap_bytes", point.heapBytes());
+        g.writeNumberField("free_bytes", point.freeBytes());
+        g.writeFieldName("by_category");
+        categories(g, point.byCategory());
+        g.writeEndObject();
     }
 
     public static void allocations(JsonGenerator g, List<LiveAllocation> allocations) throws IOException {

@@ -306,6 +306,78 @@ public final class JacksonTraceReader implements TraceReader {
         }
 
         private Block decodeBlock(byte[] buf, int from, int to) {
+            Block fast = decodeBlockFast(buf, from, to);
+            return fast != null ? fast : decodeBlockByLine(buf, from, to);
+        }
+
+        /**
+         * The happy path: one parser over the whole block instead of one per line, checking that
+         * every record starts and ends exactly on its own line. Returns {@code null} at the first
+         * anomaly of any kind, and the block is decoded again line by line, which finds the error
+         * and words it exactly.
+         */
+        private Block decodeBlockFast(byte[] buf, int from, int to) {
+            Block block = new Block();
+            RecordDecoder decoder = decoders.get();
+            try (JsonParser p = FACTORY.createParser(buf, from, to - from)) {
+                checkUtf8(buf, from, to);
+                int line = 0;
+                int pos = from;
+                while (pos < to) {
+                    int nl = indexOf(buf, (byte) '\n', pos, to);
+                    int lineEnd = nl < 0 ? to : nl;
+                    line++;
+                    if (lineEnd - pos > maxLineBytes) {
+                        return null;
+                    }
+                    int s = pos;
+                    int e = lineEnd;
+                    while (s < e && isJsonSpace(buf[s])) {
+                        s++;
+                    }
+                    while (e > s && isJsonSpace(buf[e - 1])) {
+                        e--;
+                    }
+                    if (s < e) {
+                        if (buf[s] != '{' || p.nextToken() != JsonToken.START_OBJECT
+                                || p.currentTokenLocation().getByteOffset() != s - from) {
+                            return null;
+                        }
+                        Object record;
+                        if ("kind".equals(p.nextFieldName())) {
+                            if (p.nextToken() != JsonToken.VALUE_STRING) {
+                                return null;
+                            }
+                            record = decoder.decode(p, p.getText(), true);
+                        } else {
+                            // `kind` is not first: skip the object here, decode its line on its own.
+                            if (p.currentToken() == JsonToken.FIELD_NAME) {
+                                do {
+                                    p.nextToken();
+                                    p.skipChildren();
+                                } while (p.nextToken() == JsonToken.FIELD_NAME);
+                            }
+                            record = decodeLine(decoder, buf, s, e - s);
+                        }
+                        if (p.currentToken() != JsonToken.END_OBJECT
+                                || p.currentLocation().getByteOffset() != e - from) {
+                            return null;
+                        }
+                        block.add(record, line);
+                    }
+                    pos = nl < 0 ? to : nl + 1;
+                }
+                if (p.nextToken() != null) {
+                    return null;
+                }
+                block.lineCount = line;
+                return block;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        private Block decodeBlockByLine(byte[] buf, int from, int to) {
             Block block = new Block();
             RecordDecoder decoder = decoders.get();
             int line = 0;

@@ -45,7 +45,8 @@ final class RecordDecoder {
 
     private static final int POOL_LIMIT = 1 << 14;
 
-    private final Map<String, String> pool = new HashMap<>();
+    private static final int CACHED_TEXT_LENGTH = 64;
+    private final String[] textCache = new String[1 << 14];
     private final Map<Shape, Shape> shapes = new HashMap<>();
     private long[] dims = new long[8];
     private JsonParser p;
@@ -182,7 +183,7 @@ final class RecordDecoder {
                 case "kind": discriminator(); break;
                 case "id": mark(1, field); id = string(field); break;
                 case "parent_id": mark(2, field); parentId = optString(field); break;
-                case "name": mark(3, field); name = pooled(string(field)); break;
+                case "name": mark(3, field); name = string(field); break;
                 case "start_ns": mark(4, field); startNs = u63(field); break;
                 case "span_kind": mark(5, field); kind = spanKind(field); break;
                 case "measured": mark(6, field); measured = bool(field); break;
@@ -225,13 +226,13 @@ final class RecordDecoder {
         while ((field = nextField()) != null) {
             switch (field) {
                 case "kind": discriminator(); break;
-                case "span_id": mark(1, field); spanId = pooled(string(field)); break;
-                case "op_name": mark(2, field); opName = pooled(string(field)); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
+                case "op_name": mark(2, field); opName = string(field); break;
                 case "inputs": mark(3, field); inputs = strings(field); break;
                 case "output": mark(4, field); output = optString(field); break;
                 case "shape": mark(5, field); shape = shape(field); break;
-                case "dtype": mark(6, field); dtype = pooled(string(field)); break;
-                case "device": mark(7, field); device = pooled(string(field)); break;
+                case "dtype": mark(6, field); dtype = string(field); break;
+                case "device": mark(7, field); device = string(field); break;
                 case "duration_ns": mark(8, field); durationNs = u63(field); break;
                 case "timestamp_ns": mark(9, field); timestampNs = u63(field); break;
                 case "storage_bytes": mark(10, field); storageBytes = optU63(field); break;
@@ -257,11 +258,11 @@ final class RecordDecoder {
         while ((field = nextField()) != null) {
             switch (field) {
                 case "kind": discriminator(); break;
-                case "span_id": mark(1, field); spanId = pooled(string(field)); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
                 case "tensor_id": mark(2, field); tensorId = string(field); break;
                 case "shape": mark(3, field); shape = shape(field); break;
-                case "dtype": mark(4, field); dtype = pooled(string(field)); break;
-                case "device": mark(5, field); device = pooled(string(field)); break;
+                case "dtype": mark(4, field); dtype = string(field); break;
+                case "device": mark(5, field); device = string(field); break;
                 case "requires_grad": mark(6, field); requiresGrad = bool(field); break;
                 case "storage_bytes": mark(7, field); storageBytes = optU63(field); break;
                 case "category": mark(8, field); category = category(field); break;
@@ -289,13 +290,13 @@ final class RecordDecoder {
                 case "kind": discriminator(); break;
                 case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
                 case "tensor_id": mark(2, field); tensorId = string(field); break;
-                case "span_id": mark(3, field); spanId = pooled(string(field)); break;
-                case "op_name": mark(4, field); opName = pooled(optString(field)); break;
-                case "device": mark(5, field); device = pooled(string(field)); break;
+                case "span_id": mark(3, field); spanId = string(field); break;
+                case "op_name": mark(4, field); opName = optString(field); break;
+                case "device": mark(5, field); device = string(field); break;
                 case "bytes": mark(6, field); bytes = u63(field); break;
                 case "action": mark(7, field); action = action(field); break;
                 case "shape": mark(8, field); shape = shape(field); break;
-                case "dtype": mark(9, field); dtype = pooled(string(field)); break;
+                case "dtype": mark(9, field); dtype = string(field); break;
                 case "category": mark(10, field); category = category(field); break;
                 default: skip(field);
             }
@@ -316,7 +317,7 @@ final class RecordDecoder {
             switch (field) {
                 case "kind": discriminator(); break;
                 case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
-                case "device": mark(2, field); device = pooled(string(field)); break;
+                case "device": mark(2, field); device = string(field); break;
                 case "used_bytes": mark(3, field); used = u63(field); break;
                 case "free_bytes": mark(4, field); free = u63(field); break;
                 case "reserved_bytes": mark(5, field); reserved = optU63(field); break;
@@ -338,7 +339,7 @@ final class RecordDecoder {
             switch (field) {
                 case "kind": discriminator(); break;
                 case "event_id": mark(1, field); eventId = string(field); break;
-                case "root": mark(2, field); root = pooled(string(field)); break;
+                case "root": mark(2, field); root = string(field); break;
                 case "key": mark(3, field); key = string(field); break;
                 case "state": mark(4, field); state = gradientState(field); break;
                 case "norm": mark(5, field); norm = optF64(field); break;
@@ -357,8 +358,8 @@ final class RecordDecoder {
         while ((field = nextField()) != null) {
             switch (field) {
                 case "kind": discriminator(); break;
-                case "from_span": mark(1, field); from = pooled(string(field)); break;
-                case "to_span": mark(2, field); to = pooled(string(field)); break;
+                case "from_span": mark(1, field); from = string(field); break;
+                case "to_span": mark(2, field); to = string(field); break;
                 case "duration_ns": mark(3, field); durationNs = u63(field); break;
                 default: skip(field);
             }
@@ -441,9 +442,39 @@ final class RecordDecoder {
         }
     }
 
-    /** The current string token or member name; unpaired surrogate escapes are rejected. */
+    /**
+     * The current string token; unpaired surrogate escapes are rejected. Short strings go through
+     * a direct-mapped cache looked up by the parser's characters, so the ids, names, dtypes and
+     * devices that records repeat are one {@code String} each and are not even allocated again.
+     */
     private String text(String field) throws IOException {
-        return checkSurrogates(field, p.getText());
+        int length = p.getTextLength();
+        if (length > CACHED_TEXT_LENGTH) {
+            return checkSurrogates(field, p.getText());
+        }
+        char[] chars = p.getTextCharacters();
+        int offset = p.getTextOffset();
+        int hash = 0;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + chars[offset + i];
+        }
+        int slot = (hash ^ (hash >>> 15)) & (textCache.length - 1);
+        String cached = textCache[slot];
+        if (cached != null && cached.length() == length && sameChars(cached, chars, offset)) {
+            return cached;
+        }
+        String text = checkSurrogates(field, new String(chars, offset, length));
+        textCache[slot] = text;
+        return text;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int offset) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            if (s.charAt(i) != chars[offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -714,20 +745,6 @@ final class RecordDecoder {
 
     private static String abbreviate(String s) {
         return s.length() <= 80 ? s : s.substring(0, 77) + "...";
-    }
-
-    private String pooled(String s) {
-        if (s == null) {
-            return null;
-        }
-        String known = pool.putIfAbsent(s, s);
-        if (known != null) {
-            return known;
-        }
-        if (pool.size() > POOL_LIMIT) {
-            pool.clear();
-        }
-        return s;
     }
 
     /** A decoding failure within one record; the reader adds the source and line. */

@@ -20,6 +20,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Builds the execution graph of a trace: a faithful port of the original's
@@ -83,11 +85,26 @@ public final class GraphBuilder {
 
     /** Runs the health gate, then builds the graph of a trusted trace. */
     public static GraphOutcome build(TraceDocument doc) {
+        // The memory analysis does not depend on the health verdict: run it beside the checks.
+        CompletableFuture<MemoryAnalysis> memory = CompletableFuture.supplyAsync(() -> MemoryAnalyzer.analyze(doc));
         TraceHealth health = HealthAnalyzer.analyze(doc);
         if (!health.trusted()) {
+            memory.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
-        return new GraphOutcome.Built(new GraphBuilder(doc).build(), health);
+        MemoryAnalysis analysis;
+        try {
+            analysis = memory.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+        return new GraphOutcome.Built(new GraphBuilder(doc).build(analysis), health);
     }
 
     private int[] breadthFirst() {
@@ -106,8 +123,7 @@ public final class GraphBuilder {
         return tail == n ? queue : Arrays.copyOf(queue, tail);
     }
 
-    private ExecutionGraph build() {
-        MemoryAnalysis memory = MemoryAnalyzer.analyze(doc);
+    private ExecutionGraph build(MemoryAnalysis memory) {
 
         // Effective durations (spec 5.2 step 3) and the children totals of self times (step 6):
         // a span's children are its child spans (at their effective duration) and its ops.
@@ -132,12 +148,14 @@ public final class GraphBuilder {
         // node id, so a span whose id equals an op node id shares them with that op node: opAsSpan.
         String[] opNodeIds = new String[ops.size()];
         int[] opAsSpan = new int[ops.size()];
-        Map<String, Integer> opCounter = new HashMap<>();
+        int[] opsSoFar = new int[n];
+        Map<String, Integer> opsOfUnknownSpans = new HashMap<>();
+        boolean spanIdsLookLikeOpIds = spans.stream().anyMatch(span -> span.id().contains("/op/"));
         for (int j = 0; j < ops.size(); j++) {
             OpEvent op = ops.get(j);
-            int index = opCounter.merge(op.spanId(), 1, Integer::sum) - 1;
+            int index = opSpan[j] >= 0 ? opsSoFar[opSpan[j]]++ : opsOfUnknownSpans.merge(op.spanId(), 1, Integer::sum) - 1;
             opNodeIds[j] = op.spanId() + "/op/" + index;
-            Integer sameId = spanIndex.get(opNodeIds[j]);
+            Integer sameId = spanIdsLookLikeOpIds ? spanIndex.get(opNodeIds[j]) : null;
             opAsSpan[j] = sameId == null ? -1 : sameId;
         }
 
@@ -385,28 +403,56 @@ public final class GraphBuilder {
     }
 
     private static final class Candidate {
+        private static final long NO_KEY = -1L;
+
         /**
-         * (from, to, kind) in code point order. When neither edge has a character at or above
-         * U+D800, UTF-16 order is code point order and the intrinsic {@link String#compareTo} is used.
+         * (from, to, kind) in code point order. Each id carries its first eight characters packed
+         * into a long when they are all below U+0100, so most comparisons are one unsigned long
+         * comparison; otherwise, when neither edge has a character at or above U+D800, UTF-16
+         * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            boolean plain = a.plain && b.plain;
-            int c = compare(a.edge.from(), b.edge.from(), plain);
+            int c = a.fromKey != b.fromKey && a.fromKey != NO_KEY && b.fromKey != NO_KEY
+                    ? Long.compareUnsigned(a.fromKey, b.fromKey)
+                    : compare(a.edge.from(), b.edge.from(), a.plain && b.plain);
             if (c != 0) {
                 return c;
             }
-            c = compare(a.edge.to(), b.edge.to(), plain);
+            c = a.toKey != b.toKey && a.toKey != NO_KEY && b.toKey != NO_KEY
+                    ? Long.compareUnsigned(a.toKey, b.toKey)
+                    : compare(a.edge.to(), b.edge.to(), a.plain && b.plain);
             return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
         };
-
         final GraphEdge edge;
         final Origin origin;
         final boolean plain;
+        final long fromKey;
+        final long toKey;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
             this.origin = origin;
             this.plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to());
+            this.fromKey = prefixKey(edge.from());
+            this.toKey = prefixKey(edge.to());
+        }
+
+        /**
+         * The first eight characters, one byte each, zero-padded, which order like the strings as
+         * far as they go; {@code NO_KEY} (compare the strings instead) when one of them is U+0100 or
+         * above, or when all eight happen to be U+00FF.
+         */
+        private static long prefixKey(String s) {
+            long key = 0;
+            int n = Math.min(8, s.length());
+            for (int i = 0; i < 8; i++) {
+                int c = i < n ? s.charAt(i) : 0;
+                if (c > 0xFF) {
+                    return NO_KEY;
+                }
+                key = key << 8 | c;
+            }
+            return key;
         }
 
         private static int compare(String x, String y, boolean plain) {

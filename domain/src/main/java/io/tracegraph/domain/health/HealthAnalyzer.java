@@ -155,20 +155,25 @@ public final class HealthAnalyzer {
     private static long checkAllocations(List<MemoryEvent> memory, List<HealthIssue> issues) {
         MemoryEvent[] ordered = memory.toArray(new MemoryEvent[0]);
         Arrays.sort(ordered, (a, b) -> Long.compare(a.timestampNs(), b.timestampNs()));
-        Set<LiveKey> live = new HashSet<>();
+        Map<String, Set<String>> live = new HashMap<>();
+        long liveCount = 0;
         for (MemoryEvent event : ordered) {
-            LiveKey key = new LiveKey(event.device(), event.tensorId());
+            Set<String> onDevice = live.computeIfAbsent(event.device(), d -> new HashSet<>());
             if (event.action() == MemoryAction.ALLOC) {
-                if (!live.add(key)) {
+                if (!onDevice.add(event.tensorId())) {
                     issues.add(error("duplicate_allocation",
                             "tensor `" + event.tensorId() + "` was allocated twice without a free"));
+                } else {
+                    liveCount++;
                 }
-            } else if (!live.remove(key)) {
+            } else if (!onDevice.remove(event.tensorId())) {
                 issues.add(error("unpaired_free",
                         "tensor `" + event.tensorId() + "` was freed without a live allocation"));
+            } else {
+                liveCount--;
             }
         }
-        return live.size();
+        return liveCount;
     }
 
     private static long countStep(List<SpanRecord> spans, ExecutionStep step) {
@@ -181,9 +186,6 @@ public final class HealthAnalyzer {
 
     private static HealthIssue warning(String code, String message) {
         return new HealthIssue(HealthSeverity.WARNING, code, message);
-    }
-
-    private record LiveKey(String device, String tensorId) {
     }
 
     /**

@@ -54,7 +54,7 @@ public final class MemoryAnalyzer {
         }
 
         Map<String, DeviceState> devices = new TreeMap<>(CodePointOrder.COMPARATOR);
-        Map<LiveKey, LiveAllocation> live = new LinkedHashMap<>();
+        Live live = new Live();
         MemoryTimeline timeline = new MemoryTimeline(events.length);
         long allocCount = 0;
         long freeCount = 0;
@@ -99,7 +99,7 @@ public final class MemoryAnalyzer {
             }
         }
 
-        List<LiveAllocation> retained = new ArrayList<>(live.values());
+        List<LiveAllocation> retained = live.all();
         List<LiveAllocation> breakdown = peakIndex < 0 ? List.of() : liveAt(events, peakIndex);
         List<DeviceMemory> byDevice = new ArrayList<>(devices.size());
         devices.forEach((name, d) -> byDevice.add(new DeviceMemory(name, capacity.getOrDefault(name, 0L), d.peak,
@@ -112,25 +112,26 @@ public final class MemoryAnalyzer {
     /** Replays the sorted records up to and including {@code last}; returns the live set, sorted. */
     private static List<LiveAllocation> liveAt(MemoryEvent[] events, int last) {
         Map<String, DeviceState> devices = new HashMap<>();
-        Map<LiveKey, LiveAllocation> live = new HashMap<>();
+        Live live = new Live();
         for (int i = 0; i <= last; i++) {
             MemoryEvent e = events[i];
             apply(e, devices.computeIfAbsent(e.device(), d -> new DeviceState()), live);
         }
-        List<LiveAllocation> result = new ArrayList<>(live.values());
+        List<LiveAllocation> result = live.all();
         result.sort(BREAKDOWN_ORDER);
         return result;
     }
 
-    private static void apply(MemoryEvent e, DeviceState dev, Map<LiveKey, LiveAllocation> live) {
-        LiveKey key = new LiveKey(e.device(), e.tensorId());
+    private static void apply(MemoryEvent e, DeviceState dev, Live live) {
+        Map<String, MemoryEvent> onDevice = live.on(e.device());
+        String key = e.tensorId();
         if (e.action() == MemoryAction.ALLOC) {
             dev.live = Saturating.add(dev.live, e.bytes());
             int c = e.category().ordinal();
             dev.categories[c] = Saturating.add(Math.max(0, dev.categories[c]), e.bytes());
-            live.put(key, LiveAllocation.of(e));
+            onDevice.put(key, e);
         } else {
-            LiveAllocation recorded = live.remove(key);
+            MemoryEvent recorded = onDevice.remove(key);
             if (recorded != null) {
                 dev.live = Saturating.sub(dev.live, recorded.bytes());
                 int c = recorded.category().ordinal();
@@ -152,6 +153,25 @@ public final class MemoryAnalyzer {
         long frees;
     }
 
-    private record LiveKey(String device, String tensorId) {
+    /** Live allocations by device, then tensor id (decision D3), without a key object per lookup. */
+    private static final class Live {
+        private final Map<String, Map<String, MemoryEvent>> byDevice = new HashMap<>();
+        private String lastDevice;
+        private Map<String, MemoryEvent> last;
+
+        /** The allocation records live on one device, by tensor id. */
+        Map<String, MemoryEvent> on(String device) {
+            if (device != lastDevice) {
+                last = byDevice.computeIfAbsent(device, d -> new HashMap<>());
+                lastDevice = device;
+            }
+            return last;
+        }
+
+        List<LiveAllocation> all() {
+            List<LiveAllocation> all = new ArrayList<>();
+            byDevice.values().forEach(m -> m.values().forEach(e -> all.add(LiveAllocation.of(e))));
+            return all;
+        }
     }
 }

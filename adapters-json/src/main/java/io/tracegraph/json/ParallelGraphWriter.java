@@ -1,0 +1,168 @@
+package io.tracegraph.json;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.core.SerializableString;
+import io.tracegraph.domain.graph.ExecutionGraph;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Writes a graph's JSON with several threads: the big lists (nodes, edges, tensors, the memory
+ * timeline) are cut into chunks that are rendered in parallel, each element by the same element
+ * writers and pretty printer as {@link GraphJsonWriter}, and written in order. The bytes are
+ * exactly those of the one-threaded writer. At most a few chunks are held in memory.
+ */
+final class ParallelGraphWriter {
+    private static final int CHUNK = 8192;
+
+    /** Writes one element of a list. */
+    @FunctionalInterface
+    interface Element<T> {
+        void write(JsonGenerator g, T value) throws IOException;
+    }
+
+    private final OutputStream out;
+    private final ExecutorService pool;
+    private final int window;
+    private final ArrayDeque<Future<byte[]>> pending = new ArrayDeque<>();
+
+    private ParallelGraphWriter(OutputStream out, ExecutorService pool, int threads) {
+        this.out = out;
+        this.pool = pool;
+        this.window = threads * 2;
+    }
+
+    static void write(ExecutionGraph graph, OutputStream out, int threads) {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, task -> {
+            Thread t = new Thread(task, "graph-writer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            new ParallelGraphWriter(out, pool, threads).graph(graph);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void graph(ExecutionGraph graph) throws IOException {
+        raw("{");
+        field(1, "schema", true);
+        value(1, g -> g.writeString(graph.schema()));
+        field(1, "spans", false);
+        array(1, graph.spans(), GraphJsonWriter::node);
+        field(1, "edges", false);
+        array(1, graph.edges(), GraphJsonWriter::edge);
+        field(1, "tensors", false);
+        value(1, g -> GraphJsonWriter.tensors(g, graph.tensors()));
+        field(1, "gradients", false);
+        value(1, g -> GraphJsonWriter.gradients(g, graph.gradients()));
+        field(1, "summary", false);
+        value(1, g -> GraphJsonWriter.summary(g, graph.summary()));
+        field(1, "memory", false);
+        raw("{");
+        field(2, "summary", true);
+        value(2, g -> GraphJsonWriter.memorySummary(g, graph.memory().summary()));
+        field(2, "timeline", false);
+        array(2, graph.memory().timeline(), GraphJsonWriter::timelinePoint);
+        field(2, "peak_breakdown", false);
+        value(2, g -> GraphJsonWriter.allocations(g, graph.memory().peakBreakdown()));
+        field(2, "by_device", false);
+        value(2, g -> GraphJsonWriter.devices(g, graph.memory().byDevice()));
+        raw("\n" + indent(1) + "}");
+        raw("\n}\n");
+        drain(0);
+        out.flush();
+    }
+
+    /** A list at the given nesting, elements rendered in parallel chunks. */
+    private <T> void array(int nesting, List<T> values, Element<T> element) throws IOException {
+        if (values.isEmpty()) {
+            raw("[]");
+            return;
+        }
+        raw("[");
+        SerializableString indent = SerdePrettyPrinter.newlineAndIndent(nesting + 1);
+        for (int from = 0; from < values.size(); from += CHUNK) {
+            int start = from;
+            int end = Math.min(values.size(), from + CHUNK);
+            submit(() -> render(nesting + 1, g -> {
+                for (int i = start; i < end; i++) {
+                    if (i > 0) {
+                        g.writeRaw(',');
+                    }
+                    g.writeRaw(indent);
+                    element.write(g, values.get(i));
+                }
+            }));
+        }
+        raw("\n" + indent(nesting) + "]");
+    }
+
+    private void value(int nesting, GraphJsonWriter.Body body) throws IOException {
+        submit(() -> render(nesting, body));
+    }
+
+    private void field(int nesting, String name, boolean first) throws IOException {
+        raw((first ? "\n" : ",\n") + indent(nesting) + "\"" + name + "\": ");
+    }
+
+    private void raw(String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        submit(() -> bytes);
+    }
+
+    private void submit(Callable<byte[]> task) throws IOException {
+        drain(window);
+        pending.add(pool.submit(task));
+    }
+
+    /** Writes finished pieces in order until at most {@code keep} are pending. */
+    private void drain(int keep) throws IOException {
+        while (pending.size() > keep || (!pending.isEmpty() && pending.peek().isDone())) {
+            try {
+                out.write(pending.poll().get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while writing the graph", e);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new IllegalStateException(cause);
+            }
+        }
+    }
+
+    /** One or more root values rendered as if they stood at the given nesting. */
+    private static byte[] render(int nesting, GraphJsonWriter.Body body) throws IOException {
+        ByteArrayBuilder bytes = new ByteArrayBuilder(1 << 16);
+        try (JsonGenerator g = GraphJsonWriter.factory().createGenerator(bytes, JsonEncoding.UTF8)) {
+            g.setPrettyPrinter(new SerdePrettyPrinter(nesting));
+            body.write(g);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static String indent(int nesting) {
+        return "  ".repeat(nesting);
+    }
+
+}
