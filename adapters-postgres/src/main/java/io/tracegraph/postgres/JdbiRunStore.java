@@ -41,7 +41,7 @@ import org.postgresql.copy.CopyManager;
 /**
  * The PostgreSQL run store. A run is written in one transaction: its {@code runs} row first (which
  * settles duplicates and run_id conflicts through the unique constraints, also between concurrent
- * importers), then every child table through COPY. Every statement binds its values.
+ * importers), then every child table through binary COPY. Every statement binds its values.
  */
 public final class JdbiRunStore implements RunStore {
     private final Jdbi jdbi;
@@ -160,10 +160,11 @@ public final class JdbiRunStore implements RunStore {
             List<GraphNode> nodes = g.spans();
             for (int i = 0; i < nodes.size(); i++) {
                 GraphNode n = nodes.get(i);
-                rows.num(key).num(i).text(n.id()).text(n.parentId()).text(n.name()).text(wire(n.kind()))
-                        .num(paths.depth(i)).text(paths.path(i)).num(paths.hash(i)).num(n.startNs())
-                        .num(n.selfTimeNs()).num(n.totalTimeNs()).array(n.shape()).text(n.dtype()).text(n.device())
-                        .num(n.bytes()).num(n.peakBytes()).num(n.residualBytes()).num(n.storageBytes());
+                rows.int8(key).int4(i).text(n.id()).text(n.parentId()).text(n.name()).text(wire(n.kind()))
+                        .int4(paths.depth(i)).text(paths.path(i)).int8(paths.hash(i)).int8(n.startNs())
+                        .int8(n.selfTimeNs()).int8(n.totalTimeNs()).int8Array(n.shape()).text(n.dtype())
+                        .text(n.device()).int8(n.bytes()).int8(n.peakBytes()).int8(n.residualBytes())
+                        .int8(n.storageBytes());
                 rows.endRow();
             }
             rows.finish();
@@ -172,7 +173,7 @@ public final class JdbiRunStore implements RunStore {
             List<GraphEdge> edges = g.edges();
             for (int i = 0; i < edges.size(); i++) {
                 GraphEdge e = edges.get(i);
-                rows.num(key).num(i).text(e.from()).text(e.to()).text(wire(e.kind())).num(e.durationNs())
+                rows.int8(key).int4(i).text(e.from()).text(e.to()).text(wire(e.kind())).int8(e.durationNs())
                         .text(e.label());
                 rows.endRow();
             }
@@ -183,8 +184,8 @@ public final class JdbiRunStore implements RunStore {
             List<TensorRecord> tensors = g.tensors();
             for (int i = 0; i < tensors.size(); i++) {
                 TensorRecord t = tensors.get(i);
-                rows.num(key).num(i).text(t.spanId()).text(t.tensorId()).array(t.shape()).text(t.dtype())
-                        .text(t.device()).bool(t.requiresGrad()).num(t.storageBytes()).text(wire(t.category()));
+                rows.int8(key).int4(i).text(t.spanId()).text(t.tensorId()).int8Array(t.shape()).text(t.dtype())
+                        .text(t.device()).bool(t.requiresGrad()).int8(t.storageBytes()).text(wire(t.category()));
                 rows.endRow();
             }
             rows.finish();
@@ -193,7 +194,7 @@ public final class JdbiRunStore implements RunStore {
             List<GradientRecord> gradients = g.gradients();
             for (int i = 0; i < gradients.size(); i++) {
                 GradientRecord r = gradients.get(i);
-                rows.num(key).num(i).text(r.root()).text(r.key()).text(wire(r.state())).dbl(r.norm());
+                rows.int8(key).int4(i).text(r.root()).text(r.key()).text(wire(r.state())).float8(r.norm());
                 rows.endRow();
             }
             rows.finish();
@@ -202,7 +203,7 @@ public final class JdbiRunStore implements RunStore {
             List<HealthIssue> issues = run.health().issues();
             for (int i = 0; i < issues.size(); i++) {
                 HealthIssue issue = issues.get(i);
-                rows.num(key).num(i).text(wire(issue.severity())).text(issue.code()).text(issue.message());
+                rows.int8(key).int4(i).text(wire(issue.severity())).text(issue.code()).text(issue.message());
                 rows.endRow();
             }
             rows.finish();
@@ -237,8 +238,8 @@ public final class JdbiRunStore implements RunStore {
         try (CopyRows rows = CopyRows.open(copy, "memory_devices", "run_key, device, capacity_bytes, peak_bytes, "
                 + "peak_timestamp_ns, alloc_count, free_count")) {
             for (DeviceMemory d : memory.byDevice()) {
-                rows.num(key).text(d.device()).num(d.capacityBytes()).num(d.peakBytes()).num(d.peakTimestampNs())
-                        .num(d.allocCount()).num(d.freeCount());
+                rows.int8(key).text(d.device()).int8(d.capacityBytes()).int8(d.peakBytes())
+                        .int8(d.peakTimestampNs()).int8(d.allocCount()).int8(d.freeCount());
                 rows.endRow();
             }
             rows.finish();
@@ -249,12 +250,12 @@ public final class JdbiRunStore implements RunStore {
             List<TimelinePoint> timeline = memory.timeline();
             for (int i = 0, n = timeline.size(); i < n; i++) {
                 TimelinePoint p = timeline.get(i);
-                rows.num(key).num(i).num(p.timestampNs()).text(p.device()).num(p.liveBytes()).num(p.heapBytes())
-                        .num(p.freeBytes());
+                rows.int8(key).int4(i).int8(p.timestampNs()).text(p.device()).int8(p.liveBytes())
+                        .int8(p.heapBytes()).int8(p.freeBytes());
                 CategoryBytes c = p.byCategory();
                 for (MemoryCategory category : MemoryCategory.ordered()) {
                     if (c.has(category)) {
-                        rows.num(c.get(category));
+                        rows.int8(c.get(category));
                     } else {
                         rows.nul();
                     }
@@ -268,8 +269,8 @@ public final class JdbiRunStore implements RunStore {
             List<LiveAllocation> breakdown = memory.peakBreakdown();
             for (int i = 0; i < breakdown.size(); i++) {
                 LiveAllocation a = breakdown.get(i);
-                rows.num(key).num(i).text(a.tensorId()).text(a.spanId()).text(a.opName()).num(a.bytes())
-                        .array(a.shape()).text(a.dtype()).text(a.device()).text(wire(a.category()));
+                rows.int8(key).int4(i).text(a.tensorId()).text(a.spanId()).text(a.opName()).int8(a.bytes())
+                        .int8Array(a.shape()).text(a.dtype()).text(a.device()).text(wire(a.category()));
                 rows.endRow();
             }
             rows.finish();

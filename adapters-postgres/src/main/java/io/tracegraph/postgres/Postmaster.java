@@ -272,7 +272,15 @@ final class Postmaster {
                 "-c", "recovery_init_sync_method=syncfs",
                 "-c", "password_encryption=scram-sha-256",
                 "-c", "timezone=UTC",
-                "-c", "max_connections=100");
+                "-c", "max_connections=100",
+                // Bulk imports write gigabytes of WAL per big run: no checkpoints in the middle of one,
+                // no WAL kept for replicas nobody runs (durability is unchanged).
+                "-c", "wal_level=minimal",
+                "-c", "max_wal_senders=0",
+                "-c", "max_wal_size=8GB",
+                "-c", "checkpoint_timeout=30min",
+                "-c", "wal_buffers=64MB",
+                "-c", "shared_buffers=256MB");
     }
 
     /** The newest error lines postgres wrote since {@code logStart}, else pg_ctl's own output. */
