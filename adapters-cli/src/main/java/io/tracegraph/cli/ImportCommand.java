@@ -9,10 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code tracegraph import PATH... [--jobs N] [--replace]}. */
 @Command(name = "import", mixinStandardHelpOptions = true,
@@ -26,6 +29,9 @@ import picocli.CommandLine.Parameters;
         })
 final class ImportCommand implements Callable<Integer> {
     private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     CommonOptions common;
@@ -59,8 +65,7 @@ final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (jobs < 1) {
-            throw new picocli.CommandLine.ParameterException(
-                    new picocli.CommandLine(this), "--jobs must be at least 1");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
         }
         TraceFiles.Limits limits = new TraceFiles.Limits(maxTraceBytes, TraceFiles.Limits.defaults().maxNesting());
         TraceBatch batch = sink -> TraceFiles.walk(paths, limits, new TraceFiles.Visitor() {

@@ -123,11 +123,22 @@ class TraceCommandsTest {
     }
 
     @Test
+    void importOptionsAreCheckedBeforeAnyDatabaseIsOpened() {
+        CliRun zeroJobs = CliRun.of("import", "--jobs", "0", dir.toString());
+        assertThat(zeroJobs.status()).isEqualTo(ExitCode.USAGE);
+        assertThat(zeroJobs.err()).contains("--jobs must be at least 1");
+
+        CliRun badSize = CliRun.of("import", "--max-trace-size", "lots", dir.toString());
+        assertThat(badSize.status()).isEqualTo(ExitCode.USAGE);
+        assertThat(badSize.err()).contains("not a size: 'lots'");
+    }
+
+    @Test
     void helpTeachesTheCommandsAndExitStatuses() {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.status()).isEqualTo(ExitCode.OK);
-        assertThat(run.out()).contains("build", "check", "query", "Exit status", "Examples");
+        assertThat(run.out()).contains("build", "check", "query", "import", "db", "Exit status", "Examples");
     }
 
     @Test

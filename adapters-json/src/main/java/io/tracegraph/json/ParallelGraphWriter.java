@@ -3,7 +3,6 @@ package io.tracegraph.json;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import com.fasterxml.jackson.core.SerializableString;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -63,9 +62,9 @@ final class ParallelGraphWriter {
         field(1, "schema", true);
         value(1, g -> g.writeString(graph.schema()));
         field(1, "spans", false);
-        array(1, graph.spans(), GraphJsonWriter::node);
+        array(1, graph.spans(), PlainElementWriter::node, GraphJsonWriter::node);
         field(1, "edges", false);
-        array(1, graph.edges(), GraphJsonWriter::edge);
+        array(1, graph.edges(), PlainElementWriter::edge, GraphJsonWriter::edge);
         field(1, "tensors", false);
         value(1, g -> GraphJsonWriter.tensors(g, graph.tensors()));
         field(1, "gradients", false);
@@ -77,7 +76,7 @@ final class ParallelGraphWriter {
         field(2, "summary", true);
         value(2, g -> GraphJsonWriter.memorySummary(g, graph.memory().summary()));
         field(2, "timeline", false);
-        array(2, graph.memory().timeline(), GraphJsonWriter::timelinePoint);
+        array(2, graph.memory().timeline(), PlainElementWriter::timelinePoint, GraphJsonWriter::timelinePoint);
         field(2, "peak_breakdown", false);
         value(2, g -> GraphJsonWriter.allocations(g, graph.memory().peakBreakdown()));
         field(2, "by_device", false);
@@ -88,26 +87,40 @@ final class ParallelGraphWriter {
         out.flush();
     }
 
-    /** A list at the given nesting, elements rendered in parallel chunks. */
-    private <T> void array(int nesting, List<T> values, Element<T> element) throws IOException {
+    /** Writes one element without Jackson if it can (see {@link PlainElementWriter}). */
+    @FunctionalInterface
+    interface PlainElement<T> {
+        boolean write(PlainElementWriter w, T value, int level);
+    }
+
+    /**
+     * A list at the given nesting, rendered in parallel chunks: each element by the plain writer
+     * when it can, else by the Jackson element writer.
+     */
+    private <T> void array(int nesting, List<T> values, PlainElement<T> plainElement, Element<T> element)
+            throws IOException {
         if (values.isEmpty()) {
             raw("[]");
             return;
         }
         raw("[");
-        SerializableString indent = SerdePrettyPrinter.newlineAndIndent(nesting + 1);
         for (int from = 0; from < values.size(); from += CHUNK) {
             int start = from;
             int end = Math.min(values.size(), from + CHUNK);
-            submit(() -> render(nesting + 1, g -> {
+            submit(() -> {
+                ByteArrayBuilder bytes = new ByteArrayBuilder(1 << 16);
+                PlainElementWriter plain = new PlainElementWriter();
                 for (int i = start; i < end; i++) {
-                    if (i > 0) {
-                        g.writeRaw(',');
+                    plain.elementSeparator(i == 0, nesting + 1);
+                    T value = values.get(i);
+                    if (!plainElement.write(plain, value, nesting + 1)) {
+                        plain.writeTo(bytes);
+                        bytes.write(render(nesting + 1, g -> element.write(g, value)));
                     }
-                    g.writeRaw(indent);
-                    element.write(g, values.get(i));
                 }
-            }));
+                plain.writeTo(bytes);
+                return bytes.toByteArray();
+            });
         }
         raw("\n" + indent(nesting) + "]");
     }
