@@ -4,15 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import io.tracegraph.domain.trace.DeviceMemoryEvent;
-import io.tracegraph.domain.trace.EdgeEvent;
-import io.tracegraph.domain.trace.GradientEvent;
 import io.tracegraph.domain.trace.MalformedTraceException;
-import io.tracegraph.domain.trace.MemoryEvent;
-import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.SpanRecord;
-import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
@@ -111,7 +105,7 @@ final class DocumentReader {
         TraceAssembler assembler = new TraceAssembler(source);
         assembler.meta(schemaLine, schema, run);
         for (Object record : records) {
-            add(assembler, record);
+            RecordDecoder.feed(assembler, record, schemaLine);
         }
         TraceDocument assembled = assembler.finish();
         return new TraceDocument(schema, run, spans, assembled.ops(), assembled.tensors(), assembled.memory(),
@@ -125,22 +119,6 @@ final class DocumentReader {
             case "gradients": return "gradient";
             case "edges": return "edge";
             default: return listName;
-        }
-    }
-
-    private static void add(TraceAssembler records, Object record) {
-        if (record instanceof OpEvent op) {
-            records.op(op);
-        } else if (record instanceof TensorEvent tensor) {
-            records.tensor(tensor);
-        } else if (record instanceof MemoryEvent memory) {
-            records.memory(memory);
-        } else if (record instanceof DeviceMemoryEvent device) {
-            records.deviceMemory(device);
-        } else if (record instanceof GradientEvent gradient) {
-            records.gradient(gradient);
-        } else if (record instanceof EdgeEvent edge) {
-            records.edge(edge);
         }
     }
 

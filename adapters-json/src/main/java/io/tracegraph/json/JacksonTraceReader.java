@@ -6,14 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.tracegraph.domain.port.TraceReader;
-import io.tracegraph.domain.trace.DeviceMemoryEvent;
-import io.tracegraph.domain.trace.EdgeEvent;
-import io.tracegraph.domain.trace.GradientEvent;
 import io.tracegraph.domain.trace.MalformedTraceException;
-import io.tracegraph.domain.trace.MemoryEvent;
-import io.tracegraph.domain.trace.OpEvent;
-import io.tracegraph.domain.trace.SpanStart;
-import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
@@ -268,7 +261,7 @@ public final class JacksonTraceReader implements TraceReader {
             if (pendingAssemblyError == null) {
                 try {
                     for (int i = 0; i < block.count; i++) {
-                        feed(block.records[i], baseLine + block.lines[i]);
+                        RecordDecoder.feed(assembler, block.records[i], baseLine + block.lines[i]);
                     }
                 } catch (MalformedTraceException e) {
                     pendingAssemblyError = e;
@@ -279,30 +272,6 @@ public final class JacksonTraceReader implements TraceReader {
                         block.errorMember, block.errorMessage));
             }
             baseLine += block.lineCount;
-        }
-
-        private void feed(Object record, long line) {
-            if (record instanceof OpEvent op) {
-                assembler.op(op);
-            } else if (record instanceof MemoryEvent memory) {
-                assembler.memory(memory);
-            } else if (record instanceof SpanStart start) {
-                assembler.spanStart(line, start);
-            } else if (record instanceof RecordDecoder.SpanEnd end) {
-                assembler.spanEnd(line, end.id(), end.durationNs());
-            } else if (record instanceof TensorEvent tensor) {
-                assembler.tensor(tensor);
-            } else if (record instanceof DeviceMemoryEvent device) {
-                assembler.deviceMemory(device);
-            } else if (record instanceof GradientEvent gradient) {
-                assembler.gradient(gradient);
-            } else if (record instanceof EdgeEvent edge) {
-                assembler.edge(edge);
-            } else if (record instanceof RecordDecoder.Meta meta) {
-                assembler.meta(line, meta.schema(), meta.run());
-            } else {
-                throw new IllegalStateException("unexpected record " + record);
-            }
         }
 
         private Block decodeBlock(byte[] buf, int from, int to) {
@@ -321,23 +290,13 @@ public final class JacksonTraceReader implements TraceReader {
             RecordDecoder decoder = decoders.get();
             try (JsonParser p = FACTORY.createParser(buf, from, to - from)) {
                 checkUtf8(buf, from, to);
-                int line = 0;
-                int pos = from;
-                while (pos < to) {
-                    int nl = indexOf(buf, (byte) '\n', pos, to);
-                    int lineEnd = nl < 0 ? to : nl;
-                    line++;
-                    if (lineEnd - pos > maxLineBytes) {
+                Lines lines = new Lines(buf, from, to);
+                while (lines.next()) {
+                    if (lines.rawLength > maxLineBytes) {
                         return null;
                     }
-                    int s = pos;
-                    int e = lineEnd;
-                    while (s < e && isJsonSpace(buf[s])) {
-                        s++;
-                    }
-                    while (e > s && isJsonSpace(buf[e - 1])) {
-                        e--;
-                    }
+                    int s = lines.start;
+                    int e = lines.end;
                     if (s < e) {
                         if (buf[s] != '{' || p.nextToken() != JsonToken.START_OBJECT
                                 || p.currentTokenLocation().getByteOffset() != s - from) {
@@ -363,14 +322,13 @@ public final class JacksonTraceReader implements TraceReader {
                                 || p.currentLocation().getByteOffset() != e - from) {
                             return null;
                         }
-                        block.add(record, line);
+                        block.add(record, lines.line);
                     }
-                    pos = nl < 0 ? to : nl + 1;
                 }
                 if (p.nextToken() != null) {
                     return null;
                 }
-                block.lineCount = line;
+                block.lineCount = lines.line;
                 return block;
             } catch (IOException | RuntimeException e) {
                 return null;
@@ -380,40 +338,70 @@ public final class JacksonTraceReader implements TraceReader {
         private Block decodeBlockByLine(byte[] buf, int from, int to) {
             Block block = new Block();
             RecordDecoder decoder = decoders.get();
-            int line = 0;
-            int pos = from;
-            while (pos < to) {
-                int nl = indexOf(buf, (byte) '\n', pos, to);
-                int lineEnd = nl < 0 ? to : nl;
-                line++;
-                if (lineEnd - pos > maxLineBytes) {
-                    block.errorLine = line;
+            Lines lines = new Lines(buf, from, to);
+            while (lines.next()) {
+                if (lines.rawLength > maxLineBytes) {
+                    block.errorLine = lines.line;
                     block.errorMessage = "line is longer than " + maxLineBytes + " bytes";
                     return block;
                 }
-                int s = pos;
-                int e = lineEnd;
-                while (s < e && isJsonSpace(buf[s])) {
-                    s++;
-                }
-                while (e > s && isJsonSpace(buf[e - 1])) {
-                    e--;
-                }
-                if (s < e) {
+                if (lines.start < lines.end) {
                     try {
-                        checkUtf8(buf, s, e);
-                        block.add(decodeLine(decoder, buf, s, e - s), line);
+                        checkUtf8(buf, lines.start, lines.end);
+                        block.add(decodeLine(decoder, buf, lines.start, lines.end - lines.start), lines.line);
                     } catch (RecordDecoder.DecodeException ex) {
-                        block.errorLine = line;
+                        block.errorLine = lines.line;
                         block.errorMember = ex.member();
                         block.errorMessage = ex.getMessage();
                         return block;
                     }
                 }
-                pos = nl < 0 ? to : nl + 1;
             }
-            block.lineCount = line;
+            block.lineCount = lines.line;
             return block;
+        }
+    }
+
+    /**
+     * Walks the lines of a block: after {@link #next()}, {@code line} is the block-relative line
+     * number, {@code rawLength} its length without the newline, {@code start..end} its content with
+     * JSON white space trimmed (empty for a blank line).
+     */
+    private static final class Lines {
+        private final byte[] buf;
+        private final int to;
+        private int pos;
+        int line;
+        int rawLength;
+        int start;
+        int end;
+
+        Lines(byte[] buf, int from, int to) {
+            this.buf = buf;
+            this.pos = from;
+            this.to = to;
+        }
+
+        boolean next() {
+            if (pos >= to) {
+                return false;
+            }
+            int nl = indexOf(buf, (byte) '\n', pos, to);
+            int lineEnd = nl < 0 ? to : nl;
+            line++;
+            rawLength = lineEnd - pos;
+            int s = pos;
+            int e = lineEnd;
+            while (s < e && isJsonSpace(buf[s])) {
+                s++;
+            }
+            while (e > s && isJsonSpace(buf[e - 1])) {
+                e--;
+            }
+            start = s;
+            end = e;
+            pos = nl < 0 ? to : nl + 1;
+            return true;
         }
     }
 

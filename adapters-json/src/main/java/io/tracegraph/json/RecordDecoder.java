@@ -20,6 +20,7 @@ import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.SpanStart;
 import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TimingMode;
+import io.tracegraph.domain.trace.TraceAssembler;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -366,6 +367,31 @@ final class RecordDecoder {
         }
         return new EdgeEvent(required(from, "from_span"), required(to, "to_span"),
                 requiredLong(durationNs, "duration_ns"));
+    }
+
+    /** Hands a decoded record to the assembler; {@code line} is its physical line. */
+    static void feed(TraceAssembler assembler, Object record, long line) {
+        if (record instanceof OpEvent op) {
+            assembler.op(op);
+        } else if (record instanceof MemoryEvent memory) {
+            assembler.memory(memory);
+        } else if (record instanceof SpanStart start) {
+            assembler.spanStart(line, start);
+        } else if (record instanceof SpanEnd end) {
+            assembler.spanEnd(line, end.id(), end.durationNs());
+        } else if (record instanceof TensorEvent tensor) {
+            assembler.tensor(tensor);
+        } else if (record instanceof DeviceMemoryEvent device) {
+            assembler.deviceMemory(device);
+        } else if (record instanceof GradientEvent gradient) {
+            assembler.gradient(gradient);
+        } else if (record instanceof EdgeEvent edge) {
+            assembler.edge(edge);
+        } else if (record instanceof Meta meta) {
+            assembler.meta(line, meta.schema(), meta.run());
+        } else {
+            throw new IllegalStateException("unexpected record " + record);
+        }
     }
 
     // ---- members --------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.GradientEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.Saturating;
-import io.tracegraph.domain.trace.SpanKind;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceDocument;
