@@ -66,7 +66,12 @@ public final class JdbiRunStore implements RunStore {
 
     @Override
     public StoreResult store(RunToStore run, boolean replace) {
-        return call(() -> jdbi.inTransaction(h -> storeIn(h, run, replace)));
+        try {
+            return call(() -> jdbi.inTransaction(h -> storeIn(h, run, replace)));
+        } catch (DatabaseException e) {
+            throw new DatabaseException("storing run `" + run.meta().runId() + "` from " + run.sourceName()
+                    + " failed (nothing of it was stored): " + e.getMessage(), e);
+        }
     }
 
     @Override
