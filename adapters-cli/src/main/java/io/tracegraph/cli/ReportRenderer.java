@@ -68,6 +68,8 @@ final class ReportRenderer {
             g.writeNumber(((Number) value).longValue());
         } else if (value instanceof Double d) {
             g.writeNumber(d);
+        } else if (value instanceof Number n) {
+            g.writeNumber(n.toString());
         } else if (value instanceof Boolean b) {
             g.writeBoolean(b);
         } else if (value instanceof List<?> list) {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
             "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed;",
             "FILE.json is read as the whole-document JSON form.",
         },
-        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, DbCommand.class,
+        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, RunsCommand.class,
+            ShowCommand.class, CompareCommand.class, HistoryCommand.class, SqlCommand.class, DbCommand.class,
             picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit status:%n",
         footer = {
@@ -26,6 +27,10 @@ import picocli.CommandLine.Command;
             "  tracegraph check examples/train_small.jsonl",
             "  tracegraph query examples/train_small.jsonl --kind slowest",
             "  tracegraph import examples/",
+            "  tracegraph runs --limit 10",
+            "  tracegraph compare latest~1 latest",
+            "  tracegraph compare --baseline tag:commit=abc123 --candidate tag:commit=def456 --fail-on-regression 10",
+            "  tracegraph sql \"SELECT run_id, total_ms FROM runs ORDER BY total_ms DESC LIMIT 5\"",
             "  tracegraph db start && psql \"$(tracegraph db url)\"",
         })
 final class TracegraphCommand {

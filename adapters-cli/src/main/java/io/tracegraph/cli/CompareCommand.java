@@ -1,0 +1,217 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.domain.compare.GradientChange;
+import io.tracegraph.domain.compare.GroupComparison;
+import io.tracegraph.domain.compare.GroupOptions;
+import io.tracegraph.domain.compare.MetricComparison;
+import io.tracegraph.domain.compare.PathChange;
+import io.tracegraph.domain.compare.PathComparison;
+import io.tracegraph.domain.compare.PathPresence;
+import io.tracegraph.domain.compare.PathStats;
+import io.tracegraph.domain.compare.RunComparison;
+import io.tracegraph.domain.compare.RunFacts;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tracegraph compare BASE CAND} and {@code compare --baseline SET --candidate SET}. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {
+            "Compare two runs, or two sets of runs, span by span (spans are matched by semantic path,",
+            "the names from the root down; repeated paths are aggregated).",
+            "",
+            "Two runs: base, candidate, delta and ratio of self and total time and of bytes and peak,",
+            "spans added and removed, gradients whose state changed (present -> missing, zero or",
+            "non_finite is flagged), total time and memory peak deltas; largest changes first.",
+            "",
+            "Two sets (--baseline/--candidate): per path the median of each side, the relative change",
+            "with a bootstrap confidence interval (fixed seed: reproducible) and a verdict: slower,",
+            "faster, unchanged or inconclusive. Single runs are noisy: use sets of runs for CI gates.",
+            "",
+            "A run is a run_id, an unambiguous prefix, latest, latest~N, or a trace file (read without",
+            "a database). A set is a comma-separated list of those, tag:KEY=VALUE, or a range such",
+            "as latest~9..latest.",
+        })
+final class CompareCommand implements Callable<Integer> {
+    private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Parameters(paramLabel = "RUN", arity = "0..2", description = "BASE and CANDIDATE runs.")
+    List<String> runs = new ArrayList<>();
+
+    @Option(names = "--baseline", paramLabel = "SET", description = "The baseline set of runs.")
+    String baseline;
+
+    @Option(names = "--candidate", paramLabel = "SET", description = "The candidate set of runs.")
+    String candidate;
+
+    @Option(names = "--fail-on-regression", paramLabel = "PCT",
+            description = "Exit 1 when a span is `slower` by more than PCT percent (set comparison).")
+    Double failOnRegression;
+
+    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
+            description = "Relative change below which a span counts as unchanged (default: ${DEFAULT-VALUE}%).")
+    double threshold;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+            description = "Paths listed at most (default: ${DEFAULT-VALUE}; 0 for all).")
+    int limit;
+
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "table, csv or json (default: table on a terminal, json otherwise).")
+    Format format;
+
+    CompareCommand(Main.Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        boolean sets = baseline != null || candidate != null;
+        if (sets == !runs.isEmpty() || (sets && (baseline == null || candidate == null))
+                || (!sets && runs.size() != 2)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "give either BASE CAND, or --baseline SET and --candidate SET");
+        }
+        try (RunSources sources = new RunSources(services, database)) {
+            Report report;
+            int status = ExitCode.OK;
+            if (sets) {
+                GroupOptions defaults = GroupOptions.defaults();
+                GroupOptions options = new GroupOptions(defaults.seed(), defaults.resamples(), defaults.confidence(),
+                        threshold / 100.0, defaults.minRunsPerSide());
+                GroupComparison comparison = GroupComparison.compare(sources.group(baseline),
+                        sources.group(candidate), options);
+                report = group(comparison);
+                if (failOnRegression != null && comparison.regressionOver(failOnRegression / 100.0)) {
+                    services.io().err().println("error: regression: a span, the total time or the memory peak is "
+                            + "slower (or bigger) by more than " + failOnRegression + "%");
+                    status = ExitCode.REJECTED;
+                }
+            } else {
+                RunFacts base = sources.facts(runs.get(0));
+                RunFacts cand = sources.facts(runs.get(1));
+                report = single(RunComparison.compare(base, cand));
+            }
+            Format chosen = Format.orDefault(format, services.io());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            return status;
+        } catch (RunSources.UnknownRun e) {
+            services.io().err().println("error: " + e.getMessage());
+            return ExitCode.REJECTED;
+        }
+    }
+
+    private Report single(RunComparison c) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("base", c.baseRunId());
+        facts.put("candidate", c.candidateRunId());
+        facts.put("total_ms_base", c.totalMs().base());
+        facts.put("total_ms_candidate", c.totalMs().candidate());
+        facts.put("total_ms_delta", round(c.totalMs().delta()));
+        facts.put("total_ms_percent", round(c.totalMs().percent()));
+        facts.put("peak_bytes_base", c.peakBytes().base());
+        facts.put("peak_bytes_candidate", c.peakBytes().candidate());
+        facts.put("peak_bytes_delta", c.peakBytes().delta());
+        facts.put("peak_bytes_percent", round(c.peakBytes().percent()));
+        Table.Builder paths = Table.named("paths", "path", "kind", "self_base_ns", "self_candidate_ns",
+                "self_delta_ns", "self_ratio", "total_base_ns", "total_candidate_ns", "total_delta_ns", "total_ratio",
+                "bytes_base", "bytes_candidate", "bytes_delta", "peak_base", "peak_candidate", "peak_delta");
+        for (PathChange p : limited(c.matched())) {
+            paths.row(p.path(), p.kind(), p.selfTimeNs().base(), p.selfTimeNs().candidate(), p.selfTimeNs().delta(),
+                    round(p.selfTimeNs().ratio()), p.totalTimeNs().base(), p.totalTimeNs().candidate(),
+                    p.totalTimeNs().delta(), round(p.totalTimeNs().ratio()), p.bytes().base(), p.bytes().candidate(),
+                    p.bytes().delta(), p.peakBytes().base(), p.peakBytes().candidate(), p.peakBytes().delta());
+        }
+        Table.Builder gradients = Table.named("gradient_changes", "root", "key", "base_state", "candidate_state",
+                "regression");
+        for (GradientChange g : c.gradientChanges()) {
+            gradients.row(g.root(), g.key(), g.baseState(), g.candidateState(), g.regression());
+        }
+        return new Report(facts, List.of(paths.build(), presence("added", c.added()), presence("removed", c.removed()),
+                gradients.build()));
+    }
+
+    private Table presence(String name, List<PathStats> stats) {
+        Table.Builder t = Table.named(name, "path", "kind", "count", "self_time_ns", "total_time_ns", "bytes");
+        for (PathStats s : limited(stats)) {
+            t.row(s.path(), s.kind(), s.count(), s.selfTimeNs(), s.totalTimeNs(), s.bytes());
+        }
+        return t.build();
+    }
+
+    private Report group(GroupComparison c) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("baseline_runs", (long) c.baselineRuns());
+        facts.put("candidate_runs", (long) c.candidateRuns());
+        facts.put("threshold_percent", threshold);
+        facts.put("notes", String.join("; ", c.notes()));
+        metric(facts, "total_ms", c.totalMs());
+        metric(facts, "peak_bytes", c.peakBytes());
+        Table.Builder paths = Table.named("paths", "path", "kind", "verdict", "self_base_median_ns",
+                "self_candidate_median_ns", "self_change_percent", "self_ci_low_percent", "self_ci_high_percent",
+                "total_base_median_ns", "total_candidate_median_ns", "total_change_percent", "total_ci_low_percent",
+                "total_ci_high_percent", "bytes_change_percent");
+        for (PathComparison p : limited(c.paths())) {
+            MetricComparison self = p.selfTimeNs();
+            MetricComparison total = p.totalTimeNs();
+            paths.row(p.path(), p.kind(), wire(p.verdict()), self.baselineMedian(), self.candidateMedian(),
+                    pct(self.relativeChange()), self.interval() == null ? null : pct(self.interval().lower()),
+                    self.interval() == null ? null : pct(self.interval().upper()), total.baselineMedian(),
+                    total.candidateMedian(), pct(total.relativeChange()),
+                    total.interval() == null ? null : pct(total.interval().lower()),
+                    total.interval() == null ? null : pct(total.interval().upper()), pct(p.bytes().relativeChange()));
+        }
+        return new Report(facts, List.of(paths.build(), presences("only_in_baseline", c.onlyInBaseline()),
+                presences("only_in_candidate", c.onlyInCandidate())));
+    }
+
+    private static void metric(Map<String, Object> facts, String name, MetricComparison m) {
+        facts.put(name + "_base_median", m.baselineMedian());
+        facts.put(name + "_candidate_median", m.candidateMedian());
+        facts.put(name + "_change_percent", pct(m.relativeChange()));
+        facts.put(name + "_verdict", wire(m.verdict()));
+    }
+
+    private Table presences(String name, List<PathPresence> paths) {
+        Table.Builder t = Table.named(name, "path", "kind", "runs");
+        for (PathPresence p : limited(paths)) {
+            t.row(p.path(), p.kind(), (long) p.runs());
+        }
+        return t.build();
+    }
+
+    private <T> List<T> limited(List<T> list) {
+        return limit <= 0 || list.size() <= limit ? list : list.subList(0, limit);
+    }
+
+    /** Four decimals are plenty for ratios and percentages; {@code null} stays null. */
+    private static Double round(Double value) {
+        return value == null || !Double.isFinite(value) ? value : Math.round(value * 10000) / 10000.0;
+    }
+
+    private static Double pct(double fraction) {
+        return Double.isFinite(fraction) ? Math.round(fraction * 10000) / 100.0 : null;
+    }
+
+    private static String wire(Enum<?> e) {
+        return e.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

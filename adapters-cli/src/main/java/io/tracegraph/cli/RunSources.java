@@ -1,0 +1,147 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.application.TraceInput;
+import io.tracegraph.application.TraceResult;
+import io.tracegraph.domain.compare.GradientFact;
+import io.tracegraph.domain.compare.PathStats;
+import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.run.RunFilter;
+import io.tracegraph.domain.run.RunListing;
+import io.tracegraph.domain.run.RunRef;
+import io.tracegraph.domain.run.RunResolution;
+import io.tracegraph.postgres.JdbiRunQueries;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns what the user typed into runs: a run_id, an unambiguous prefix, {@code latest},
+ * {@code latest~N}, or a trace file (read without a database); for groups also
+ * {@code tag:K=V}, comma-separated lists and ranges such as {@code latest~9..latest}. Opens the
+ * store only when a reference needs it.
+ */
+final class RunSources implements AutoCloseable {
+    private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d+))?\\.\\.latest(?:~(\\d+))?");
+
+    /** A reference that names no run, or several: the user's input is at fault (exit 1). */
+    static final class UnknownRun extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownRun(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final Main.Services services;
+    private final DatabaseOptions database;
+    private StoreAccess store;
+    private RunQueries queries;
+
+    RunSources(Main.Services services, DatabaseOptions database) {
+        this.services = services;
+        this.database = database;
+    }
+
+    RunQueries queries() {
+        if (queries == null) {
+            store = StoreAccess.open(database, services);
+            queries = new JdbiRunQueries(store.jdbi());
+        }
+        return queries;
+    }
+
+    RunRef resolve(String reference) {
+        RunResolution resolution = queries().resolve(reference);
+        if (resolution instanceof RunResolution.Found found) {
+            return found.run();
+        }
+        throw new UnknownRun(describe(resolution));
+    }
+
+    /** The facts of one run: a trace file when the reference is a file, else a stored run. */
+    RunFacts facts(String reference) {
+        Path file = Path.of(reference);
+        if (Files.isRegularFile(file)) {
+            return factsOfTrace(file);
+        }
+        return queries().facts(List.of(resolve(reference))).get(0);
+    }
+
+    /** The facts of a group of runs. */
+    List<RunFacts> group(String spec) {
+        List<String> files = new ArrayList<>();
+        List<RunRef> stored = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            Matcher range = RANGE.matcher(p);
+            if (p.startsWith("tag:") && p.indexOf('=') > 4) {
+                int eq = p.indexOf('=');
+                List<RunListing> runs = queries().runs(new RunFilter(null, Map.of(p.substring(4, eq),
+                        p.substring(eq + 1)), null, 100_000));
+                if (runs.isEmpty()) {
+                    throw new UnknownRun("no stored run has tag " + p.substring(4));
+                }
+                runs.forEach(r -> stored.add(r.run()));
+            } else if (range.matches()) {
+                int a = range.group(1) == null ? 0 : Integer.parseInt(range.group(1));
+                int b = range.group(2) == null ? 0 : Integer.parseInt(range.group(2));
+                List<RunListing> newest = queries().runs(new RunFilter(null, Map.of(), null, Math.max(a, b) + 1));
+                for (int i = Math.min(a, b); i <= Math.max(a, b) && i < newest.size(); i++) {
+                    stored.add(newest.get(i).run());
+                }
+            } else if (Files.isRegularFile(Path.of(p))) {
+                files.add(p);
+            } else {
+                stored.add(resolve(p));
+            }
+        }
+        List<RunFacts> facts = new ArrayList<>();
+        for (String file : files) {
+            facts.add(factsOfTrace(Path.of(file)));
+        }
+        if (!stored.isEmpty()) {
+            facts.addAll(queries().facts(stored));
+        }
+        if (facts.isEmpty()) {
+            throw new UnknownRun("`" + spec + "` names no run");
+        }
+        return facts;
+    }
+
+    private RunFacts factsOfTrace(Path file) {
+        TraceResult result = services.buildGraph().build(TraceInput.of(file));
+        if (result instanceof TraceResult.Malformed malformed) {
+            throw new UnknownRun(malformed.problem().render());
+        }
+        if (result instanceof TraceResult.Untrusted untrusted) {
+            throw new UnknownRun(file + ": " + untrusted.message());
+        }
+        ExecutionGraph graph = ((TraceResult.Built) result).graph();
+        List<GradientFact> gradients = graph.gradients().stream().map(GradientFact::of).toList();
+        return new RunFacts(file.toString(), graph.summary().totalMs(), graph.summary().memory().peakBytes(),
+                PathStats.ofGraph(graph.spans()), gradients);
+    }
+
+    private static String describe(RunResolution resolution) {
+        if (resolution instanceof RunResolution.NotFound notFound) {
+            return notFound.message();
+        }
+        return ((RunResolution.Ambiguous) resolution).message();
+    }
+
+    @Override
+    public void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+}

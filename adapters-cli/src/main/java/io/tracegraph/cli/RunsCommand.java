@@ -1,0 +1,97 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.domain.run.RunFilter;
+import io.tracegraph.domain.run.RunListing;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tracegraph runs [--entrypoint E] [--tag K=V] [--since DATE] [--limit N]}. */
+@Command(name = "runs", mixinStandardHelpOptions = true,
+        description = "List stored runs, newest first: run_id, timestamp, entrypoint, phase, device, total_ms, "
+                + "peak bytes, tags.")
+final class RunsCommand implements Callable<Integer> {
+    private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Option(names = "--entrypoint", paramLabel = "E", description = "Only runs of this entrypoint.")
+    String entrypoint;
+
+    @Option(names = "--tag", paramLabel = "K=V", description = "Only runs with this tag (repeatable).")
+    Map<String, String> tags = new LinkedHashMap<>();
+
+    @Option(names = "--since", paramLabel = "DATE", description = "Only runs captured since DATE "
+            + "(2026-11-01 or 2026-11-01T12:00:00Z).")
+    String since;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N runs "
+            + "(default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "table, csv or json (default: table on a terminal, json otherwise).")
+    Format format;
+
+    RunsCommand(Main.Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        if (limit < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1");
+        }
+        Instant from = parseSince();
+        try (RunSources sources = new RunSources(services, database)) {
+            List<RunListing> runs = sources.queries().runs(new RunFilter(entrypoint, tags, from, limit));
+            Table.Builder table = Table.named("runs", "run_id", "timestamp", "entrypoint", "phase", "device",
+                    "total_ms", "peak_bytes", "tags");
+            for (RunListing r : runs) {
+                table.row(r.runId(), r.timestamp(), r.entrypoint(), r.phase().name().toLowerCase(java.util.Locale.ROOT),
+                        r.device(), r.totalMs(), r.peakBytes(), tagText(r.tags()));
+            }
+            Report report = new Report(Map.of(), List.of(table.build()));
+            Format chosen = Format.orDefault(format, services.io());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            return ExitCode.OK;
+        }
+    }
+
+    private Instant parseSince() {
+        if (since == null) {
+            return null;
+        }
+        try {
+            return since.length() == 10 ? LocalDate.parse(since).atStartOfDay(ZoneOffset.UTC).toInstant()
+                    : Instant.parse(since);
+        } catch (DateTimeParseException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--since: not a date: '" + since
+                    + "' (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)");
+        }
+    }
+
+    private static String tagText(Map<String, String> tags) {
+        StringBuilder s = new StringBuilder();
+        tags.forEach((k, v) -> s.append(s.length() == 0 ? "" : ",").append(k).append('=').append(v));
+        return s.toString();
+    }
+}

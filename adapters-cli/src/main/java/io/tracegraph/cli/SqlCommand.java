@@ -1,0 +1,78 @@
+package io.tracegraph.cli;
+
+import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.run.ReadOnlySql;
+import io.tracegraph.domain.run.SqlOutcome;
+import io.tracegraph.postgres.DatabaseException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tracegraph sql "SELECT ..."}. */
+@Command(name = "sql", mixinStandardHelpOptions = true,
+        description = {
+            "Run one read-only SQL query over the store (tables and views: docs/sql.md).",
+            "Only a single SELECT, WITH, VALUES, TABLE or EXPLAIN statement is accepted; it runs in a",
+            "read-only transaction with a statement timeout. Anything else is refused (exit 1).",
+        })
+final class SqlCommand implements Callable<Integer> {
+    private final Main.Services services;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Parameters(paramLabel = "QUERY", description = "The query.")
+    String query;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Statement timeout (default: ${DEFAULT-VALUE} s).")
+    long timeoutSeconds;
+
+    @Option(names = "--max-rows", paramLabel = "N", defaultValue = "100000",
+            description = "Rows returned at most (default: ${DEFAULT-VALUE}).")
+    int maxRows;
+
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "table, csv or json (default: table on a terminal, json otherwise).")
+    Format format;
+
+    SqlCommand(Main.Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        try (RunSources sources = new RunSources(services, database)) {
+            RunQueries queries = sources.queries();
+            SqlOutcome outcome;
+            try {
+                outcome = queries.sql(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds), maxRows));
+            } catch (DatabaseException e) {
+                // The store is reachable (it was opened above): the query itself failed.
+                services.io().err().println("error: " + e.getMessage());
+                return ExitCode.REJECTED;
+            }
+            if (outcome instanceof SqlOutcome.Refused refused) {
+                services.io().err().println("error: " + refused.reason());
+                return ExitCode.REJECTED;
+            }
+            SqlOutcome.Rows rows = (SqlOutcome.Rows) outcome;
+            Table table = new Table("rows", rows.columns(), rows.rows());
+            Report report = new Report(Map.of(), List.of(table));
+            Format chosen = Format.orDefault(format, services.io());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            if (rows.truncated()) {
+                services.io().err().println("note: only the first " + maxRows + " rows are shown (--max-rows)");
+            }
+            return ExitCode.OK;
+        }
+    }
+}

@@ -1,0 +1,593 @@
+package io.tracegraph.postgres;
+
+import io.tracegraph.domain.compare.GradientFact;
+import io.tracegraph.domain.compare.PathStats;
+import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.GradientRecord;
+import io.tracegraph.domain.graph.GraphSummary;
+import io.tracegraph.domain.graph.HeavySpan;
+import io.tracegraph.domain.graph.SemanticPaths;
+import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.health.Coverage;
+import io.tracegraph.domain.health.HealthIssue;
+import io.tracegraph.domain.health.HealthSeverity;
+import io.tracegraph.domain.health.TraceHealth;
+import io.tracegraph.domain.memory.CategoryBytes;
+import io.tracegraph.domain.memory.DeviceMemory;
+import io.tracegraph.domain.memory.MemorySummary;
+import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.run.PathHistoryPoint;
+import io.tracegraph.domain.run.ReadOnlySql;
+import io.tracegraph.domain.run.RunFilter;
+import io.tracegraph.domain.run.RunListing;
+import io.tracegraph.domain.run.RunRef;
+import io.tracegraph.domain.run.RunResolution;
+import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.run.SqlOutcome;
+import io.tracegraph.domain.run.StoredRun;
+import io.tracegraph.domain.trace.CodePointOrder;
+import io.tracegraph.domain.trace.ExecutionPhase;
+import io.tracegraph.domain.trace.GradientState;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.TimingMode;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
+
+/**
+ * The PostgreSQL run queries: plain SELECTs over the store's tables and the views of
+ * {@code V2__queries.sql}, every value bound. Questions that take several statements read one
+ * snapshot (a repeatable-read transaction).
+ */
+public final class JdbiRunQueries implements RunQueries {
+    /** Newest first: the order of listings and of {@code latest~N}. */
+    static final String NEWEST_FIRST = "captured_at DESC NULLS LAST, imported_at DESC, run_key DESC";
+    private static final String OLDEST_FIRST = "captured_at ASC NULLS FIRST, imported_at ASC, run_key ASC";
+    private static final Pattern LATEST = Pattern.compile("latest(?:~([0-9]{1,9}))?");
+    /** Candidates an ambiguous reference lists. */
+    private static final int CANDIDATES = 10;
+    /** Newest runs searched for a path given by text whose names may contain {@code /}. */
+    private static final int PATH_TEXT_RUNS = 20;
+    /** The coverage counts (jsonb written by the run store) as columns {@code coverage_<name>}. */
+    private static final String COVERAGE_COLUMNS = String.join(", ", List.of("spans", "closed_spans", "root_spans",
+            "measured_spans", "operations", "tensors", "memory_events", "device_memory_samples", "gradients", "edges",
+            "forward_spans", "backward_spans", "optimizer_spans").stream()
+            .map(name -> "coalesce((coverage->>'" + name + "')::bigint, 0) AS coverage_" + name)
+            .toList());
+    private static final String TAG_ARRAYS = "ARRAY(SELECT t.key FROM jsonb_each_text(tags) t ORDER BY t.key) "
+            + "AS tag_keys, ARRAY(SELECT t.value FROM jsonb_each_text(tags) t ORDER BY t.key) AS tag_values";
+
+    private final Jdbi jdbi;
+    private final int parallelism;
+
+    public JdbiRunQueries(Jdbi jdbi) {
+        this(jdbi, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
+    }
+
+    /** {@code parallelism}: how many connections {@link #facts} uses at once. */
+    public JdbiRunQueries(Jdbi jdbi, int parallelism) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
+        }
+        this.parallelism = parallelism;
+    }
+
+    @Override
+    public List<RunListing> runs(RunFilter filter) {
+        StringBuilder sql = new StringBuilder("SELECT run_key, run_id, run_timestamp, captured_at, imported_at, "
+                + "entrypoint, phase, device, total_ms, coalesce(peak_bytes, 0) AS peak_bytes, " + TAG_ARRAYS
+                + " FROM run_overview WHERE true");
+        if (filter.entrypoint() != null) {
+            sql.append(" AND entrypoint = :entrypoint");
+        }
+        if (!filter.tags().isEmpty()) {
+            sql.append(" AND tags @> CAST(:tags AS jsonb)");
+        }
+        if (filter.since() != null) {
+            sql.append(" AND coalesce(captured_at, imported_at) >= CAST(:since AS timestamptz)");
+        }
+        sql.append(" ORDER BY ").append(NEWEST_FIRST).append(" LIMIT :limit");
+        return call(() -> jdbi.withHandle(h -> {
+            var query = h.createQuery(sql.toString()).bind("limit", filter.limit());
+            if (filter.entrypoint() != null) {
+                query.bind("entrypoint", JdbiRunStore.clean(filter.entrypoint()));
+            }
+            if (!filter.tags().isEmpty()) {
+                query.bind("tags", Json.object(filter.tags()));
+            }
+            if (filter.since() != null) {
+                query.bind("since", filter.since().toString());
+            }
+            return query.map((rs, ctx) -> new RunListing(new RunRef(rs.getLong("run_key"), rs.getString("run_id")),
+                    rs.getString("run_timestamp"), instant(rs, "captured_at"), instant(rs, "imported_at"),
+                    rs.getString("entrypoint"), phase(rs.getString("phase")), rs.getString("device"),
+                    rs.getDouble("total_ms"), rs.getLong("peak_bytes"), tags(rs))).list();
+        }));
+    }
+
+    @Override
+    public RunResolution resolve(String reference) {
+        Objects.requireNonNull(reference, "reference");
+        if (reference.isBlank()) {
+            return new RunResolution.NotFound(reference, "an empty run reference names no run");
+        }
+        String ref = JdbiRunStore.clean(reference);
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            Optional<RunRef> exact = h.createQuery("SELECT run_key, run_id FROM runs WHERE run_id = :ref")
+                    .bind("ref", ref).map((rs, ctx) -> runRef(rs)).findOne();
+            if (exact.isPresent()) {
+                return new RunResolution.Found(reference, exact.get());
+            }
+            Matcher latest = LATEST.matcher(ref);
+            if (latest.matches()) {
+                int back = latest.group(1) == null ? 0 : Integer.parseInt(latest.group(1));
+                Optional<RunRef> found = h.createQuery("SELECT run_key, run_id FROM runs ORDER BY " + NEWEST_FIRST
+                        + " OFFSET :back LIMIT 1").bind("back", back).map((rs, ctx) -> runRef(rs)).findOne();
+                if (found.isPresent()) {
+                    return new RunResolution.Found(reference, found.get());
+                }
+                long stored = h.createQuery("SELECT count(*) FROM runs").mapTo(Long.class).one();
+                return new RunResolution.NotFound(reference, stored == 0 ? "no runs are stored"
+                        : "`" + reference + "` is not stored: there " + (stored == 1 ? "is 1 run" : "are " + stored
+                        + " runs") + " (latest to latest~" + (stored - 1) + ")");
+            }
+            List<Map.Entry<RunRef, Long>> matches = h.createQuery("SELECT run_key, run_id, count(*) OVER () AS "
+                    + "matches FROM runs WHERE starts_with(run_id, :ref) ORDER BY " + NEWEST_FIRST + " LIMIT :limit")
+                    .bind("ref", ref)
+                    .bind("limit", CANDIDATES)
+                    .map((rs, ctx) -> Map.entry(runRef(rs), rs.getLong("matches")))
+                    .list();
+            if (matches.isEmpty()) {
+                return new RunResolution.NotFound(reference, "no stored run has the run_id `" + reference
+                        + "` or one starting with it");
+            }
+            if (matches.size() == 1) {
+                return new RunResolution.Found(reference, matches.get(0).getKey());
+            }
+            return new RunResolution.Ambiguous(reference, matches.stream().map(m -> m.getKey().runId()).toList(),
+                    matches.get(0).getValue());
+        }));
+    }
+
+    @Override
+    public Optional<RunSummary> summary(RunRef run) {
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            Optional<Header> header = h.createQuery("SELECT *, " + TAG_ARRAYS + ", " + COVERAGE_COLUMNS + ", "
+                    + "ARRAY(SELECT c.key FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) AS category_keys, "
+                    + "ARRAY(SELECT c.value::bigint FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) "
+                    + "AS category_bytes FROM run_overview WHERE run_key = :key")
+                    .bind("key", run.key())
+                    .map((rs, ctx) -> header(rs))
+                    .findOne();
+            if (header.isEmpty()) {
+                return Optional.empty();
+            }
+            Header head = header.get();
+            List<HealthIssue> issues = h.createQuery("SELECT severity, code, message FROM health_issues "
+                    + "WHERE run_key = :key ORDER BY issue_idx")
+                    .bind("key", run.key())
+                    .map((rs, ctx) -> new HealthIssue(HealthSeverity.valueOf(upper(rs.getString("severity"))),
+                            rs.getString("code"), rs.getString("message")))
+                    .list();
+            List<SlowSpan> slowest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
+                    + "(e.v->>'self_time_ns')::bigint AS self_time_ns FROM graph_summaries g "
+                    + "CROSS JOIN LATERAL jsonb_array_elements(g.slowest_spans) WITH ORDINALITY AS e(v, rank) "
+                    + "WHERE g.run_key = :key ORDER BY e.rank")
+                    .bind("key", run.key())
+                    .map((rs, ctx) -> new SlowSpan(rs.getString("id"), rs.getString("name"),
+                            rs.getLong("self_time_ns")))
+                    .list();
+            List<HeavySpan> heaviest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
+                    + "(e.v->>'bytes')::bigint AS bytes, (e.v->>'peak_bytes')::bigint AS peak_bytes "
+                    + "FROM graph_summaries g "
+                    + "CROSS JOIN LATERAL jsonb_array_elements(g.heaviest_spans) WITH ORDINALITY AS e(v, rank) "
+                    + "WHERE g.run_key = :key ORDER BY e.rank")
+                    .bind("key", run.key())
+                    .map((rs, ctx) -> new HeavySpan(rs.getString("id"), rs.getString("name"), rs.getLong("bytes"),
+                            rs.getLong("peak_bytes")))
+                    .list();
+            List<DeviceMemory> devices = new ArrayList<>(h.createQuery("SELECT device, capacity_bytes, peak_bytes, "
+                    + "peak_timestamp_ns, alloc_count, free_count FROM memory_devices WHERE run_key = :key")
+                    .bind("key", run.key())
+                    .map((rs, ctx) -> new DeviceMemory(rs.getString("device"), rs.getLong("capacity_bytes"),
+                            rs.getLong("peak_bytes"), rs.getLong("peak_timestamp_ns"), rs.getLong("alloc_count"),
+                            rs.getLong("free_count")))
+                    .list());
+            devices.sort(Comparator.comparing(DeviceMemory::device, CodePointOrder.COMPARATOR));
+            TraceHealth health = new TraceHealth(issues.stream().noneMatch(HealthIssue::isError), issues,
+                    head.coverage());
+            GraphSummary summary = new GraphSummary(head.stored().meta().entrypoint(), head.totalMs(), slowest,
+                    heaviest, head.memory());
+            return Optional.of(new RunSummary(head.stored(), health, summary, devices));
+        }));
+    }
+
+    @Override
+    public List<PathStats> pathStats(RunRef run) {
+        List<PathStats> stats = call(() -> jdbi.withHandle(h -> pathStats(h, run.key(), new HashMap<>(), true)));
+        return PathStats.aggregate(stats);
+    }
+
+    @Override
+    public List<GradientRecord> gradients(RunRef run) {
+        return call(() -> jdbi.withHandle(h -> gradients(h, run.key())));
+    }
+
+    @Override
+    public List<RunFacts> facts(List<RunRef> runs) {
+        List<RunRef> wanted = List.copyOf(runs);
+        if (wanted.isEmpty()) {
+            return List.of();
+        }
+        // The first run is read with its path texts; the runs compared with it mostly have the same
+        // paths, so they are read without texts and only the texts still unknown are fetched.
+        Map<Long, String> texts = new ConcurrentHashMap<>();
+        List<RunFacts> facts = new ArrayList<>(wanted.size());
+        facts.add(facts(wanted.get(0), texts, true));
+        List<RunRef> rest = wanted.subList(1, wanted.size());
+        if (rest.size() <= 1 || parallelism == 1) {
+            rest.forEach(run -> facts.add(facts(run, texts, false)));
+            return List.copyOf(facts);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, rest.size()), task -> {
+            Thread thread = new Thread(task, "tracegraph-run-facts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<CompletableFuture<RunFacts>> futures = rest.stream()
+                    .map(run -> CompletableFuture.supplyAsync(() -> facts(run, texts, false), pool))
+                    .toList();
+            for (CompletableFuture<RunFacts> future : futures) {
+                facts.add(future.join());
+            }
+            return List.copyOf(facts);
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private RunFacts facts(RunRef run, Map<Long, String> texts, boolean withTexts) {
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            Map<String, Object> totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes "
+                    + "FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
+                    .bind("key", run.key())
+                    .mapToMap()
+                    .findOne()
+                    .orElseThrow(() -> new DatabaseException("run `" + run.runId() + "` is no longer stored"));
+            List<GradientFact> gradients = gradients(h, run.key()).stream().map(GradientFact::of).toList();
+            return new RunFacts(run.runId(), ((Number) totals.get("total_ms")).doubleValue(),
+                    ((Number) totals.get("peak_bytes")).longValue(), pathStats(h, run.key(), texts, withTexts),
+                    gradients);
+        }));
+    }
+
+    @Override
+    public List<PathHistoryPoint> history(String path, String entrypoint) {
+        Objects.requireNonNull(path, "path");
+        String text = JdbiRunStore.clean(path);
+        long hash = SemanticPaths.hashOf(Arrays.asList(text.split("/", -1)));
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            List<PathHistoryPoint> points = history(h, hash, entrypoint);
+            if (!points.isEmpty()) {
+                return points;
+            }
+            // A name containing '/' (or an abbreviated path): find the path by its text in the newest runs.
+            var byText = h.createQuery("SELECT n.path_hash FROM (SELECT run_key, captured_at, "
+                    + "imported_at FROM runs" + (entrypoint == null ? "" : " WHERE entrypoint = :entrypoint")
+                    + " ORDER BY " + NEWEST_FIRST + " LIMIT :runs) r "
+                    + "CROSS JOIN LATERAL (SELECT path_hash FROM nodes n WHERE n.run_key = r.run_key "
+                    + "AND n.path = :path ORDER BY n.node_idx LIMIT 1) n "
+                    + "ORDER BY r." + NEWEST_FIRST.replace(", ", ", r.") + " LIMIT 1")
+                    .bind("runs", PATH_TEXT_RUNS)
+                    .bind("path", text);
+            if (entrypoint != null) {
+                byText.bind("entrypoint", JdbiRunStore.clean(entrypoint));
+            }
+            Optional<Long> found = byText.mapTo(Long.class).findOne();
+            return found.isPresent() && found.get() != hash ? history(h, found.get(), entrypoint) : points;
+        }));
+    }
+
+    private static List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
+        var query = h.createQuery("SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
+                + "r.entrypoint, p.* FROM runs r CROSS JOIN LATERAL ("
+                + "SELECT (array_agg(n.path ORDER BY n.node_idx))[1] AS path, :hash AS path_hash, "
+                + "(array_agg(n.kind ORDER BY n.node_idx))[1] AS kind, count(*) AS count, "
+                + "least(sum(n.self_time_ns), 9223372036854775807)::bigint AS self_time_ns, "
+                + "least(sum(n.total_time_ns), 9223372036854775807)::bigint AS total_time_ns, "
+                + "least(sum(n.bytes), 9223372036854775807)::bigint AS bytes, max(n.peak_bytes) AS peak_bytes "
+                + "FROM nodes n WHERE n.run_key = r.run_key AND n.path_hash = :hash) p "
+                + "WHERE p.count > 0" + (entrypoint == null ? "" : " AND r.entrypoint = :entrypoint")
+                + " ORDER BY r." + OLDEST_FIRST.replace(", ", ", r."))
+                .bind("hash", hash);
+        if (entrypoint != null) {
+            query.bind("entrypoint", JdbiRunStore.clean(entrypoint));
+        }
+        return query.map((rs, ctx) -> new PathHistoryPoint(runRef(rs), rs.getString("run_timestamp"),
+                        instant(rs, "captured_at"), instant(rs, "imported_at"), rs.getString("entrypoint"),
+                        pathStats(rs)))
+                .list();
+    }
+
+    @Override
+    public SqlOutcome sql(ReadOnlySql statement) {
+        RunQueriesSqlGate.Verdict verdict = RunQueriesSqlGate.check(statement.text());
+        if (verdict.refused()) {
+            return new SqlOutcome.Refused(verdict.refusal());
+        }
+        return call(() -> jdbi.withHandle(h -> readOnly(h, verdict.statement(), statement)));
+    }
+
+    /**
+     * Runs {@code sql} in a read-only transaction that is rolled back. The session is made read-only
+     * too, so that a COMMIT slipped past the gate could not open a writable transaction, and
+     * {@code standard_conforming_strings} is on, as the gate reads strings.
+     */
+    private static SqlOutcome readOnly(Handle h, String sql, ReadOnlySql statement) throws SQLException {
+        Connection connection = h.getConnection();
+        try (Statement session = connection.createStatement()) {
+            session.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            session.execute("SET standard_conforming_strings = on");
+        }
+        h.begin();
+        try {
+            h.execute("SET TRANSACTION READ ONLY");
+            h.createQuery("SELECT set_config('statement_timeout', :timeout, true)")
+                    .bind("timeout", Long.toString(statement.timeout().toMillis()))
+                    .mapTo(String.class)
+                    .one();
+            String readOnly = h.createQuery("SELECT current_setting('transaction_read_only')").mapTo(String.class)
+                    .one();
+            if (!"on".equals(readOnly)) {
+                throw new DatabaseException("the database did not open a read-only transaction");
+            }
+            try (Statement s = connection.createStatement()) {
+                s.setEscapeProcessing(false);
+                s.setMaxRows(statement.maxRows() + 1);
+                s.setFetchSize(Math.min(statement.maxRows() + 1, 1000));
+                if (!s.execute(sql)) {
+                    return new SqlOutcome.Rows(List.of(), List.of(), List.of(), false);
+                }
+                try (ResultSet rs = s.getResultSet()) {
+                    return rows(rs, statement.maxRows());
+                }
+            }
+        } finally {
+            h.rollback();
+        }
+    }
+
+    private static SqlOutcome.Rows rows(ResultSet rs, int maxRows) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int width = md.getColumnCount();
+        List<String> columns = new ArrayList<>(width);
+        List<String> types = new ArrayList<>(width);
+        for (int c = 1; c <= width; c++) {
+            columns.add(md.getColumnLabel(c));
+            types.add(md.getColumnTypeName(c));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        boolean truncated = false;
+        while (rs.next()) {
+            if (rows.size() == maxRows) {
+                truncated = true;
+                break;
+            }
+            List<Object> row = new ArrayList<>(width);
+            for (int c = 1; c <= width; c++) {
+                row.add(RunQueriesSqlValues.value(rs, c, types.get(c - 1)));
+            }
+            rows.add(row);
+        }
+        return new SqlOutcome.Rows(columns, types, rows, truncated);
+    }
+
+    /**
+     * A run's paths: its nodes read in node order and aggregated here as {@link PathStats#aggregate}
+     * aggregates a graph's nodes (sums saturating, largest peak, the first occurrence's kind), in the
+     * order of their first occurrence. The {@code run_paths} view gives the same figures, but
+     * aggregating in PostgreSQL costs more than shipping the rows when most paths occur once.
+     *
+     * <p>{@code texts} maps path hashes to path texts, shared by the runs read together: the texts
+     * are read with the rows when {@code withTexts}, else only those not known yet, afterwards.
+     */
+    private static List<PathStats> pathStats(Handle h, long key, Map<Long, String> texts, boolean withTexts) {
+        Map<Long, PathTotals> byHash = new LinkedHashMap<>();
+        h.createQuery("SELECT path_hash, kind, self_time_ns, total_time_ns, bytes, peak_bytes"
+                + (withTexts ? ", path" : "") + " FROM nodes WHERE run_key = :key ORDER BY node_idx")
+                .bind("key", key)
+                .map((rs, ctx) -> new NodeRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                        rs.getLong(5), rs.getLong(6), withTexts ? rs.getString(7) : null))
+                .forEach(row -> {
+                    if (row.path() != null) {
+                        texts.putIfAbsent(row.hash(), row.path());
+                    }
+                    PathTotals totals = byHash.get(row.hash());
+                    if (totals == null) {
+                        byHash.put(row.hash(), new PathTotals(row));
+                    } else {
+                        totals.add(row);
+                    }
+                });
+        List<Long> missing = byHash.keySet().stream().filter(hash -> !texts.containsKey(hash)).toList();
+        if (!missing.isEmpty()) {
+            // Few: probe them through nodes_run_path; many: read the run's texts whole.
+            var query = missing.size() * 4 < byHash.size()
+                    ? h.createQuery("SELECT path_hash, path FROM nodes WHERE run_key = :key "
+                            + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, missing)
+                    : h.createQuery("SELECT path_hash, path FROM nodes WHERE run_key = :key");
+            query.bind("key", key)
+                    .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
+                    .forEach(text -> texts.putIfAbsent(text.getKey(), text.getValue()));
+        }
+        List<PathStats> stats = new ArrayList<>(byHash.size());
+        byHash.forEach((hash, t) -> stats.add(new PathStats(texts.get(hash), hash, t.kind, t.count, t.selfTimeNs,
+                t.totalTimeNs, t.bytes, t.peakBytes)));
+        return stats;
+    }
+
+    /** A node as {@link #pathStats(Handle, long, Map, boolean)} reads it; {@code path} may be null. */
+    private record NodeRow(long hash, String kind, long selfTimeNs, long totalTimeNs, long bytes, long peakBytes,
+            String path) {
+    }
+
+    /** One path's occurrences so far, summed as {@link PathStats#plus} does. */
+    private static final class PathTotals {
+        final String kind;
+        long count = 1;
+        long selfTimeNs;
+        long totalTimeNs;
+        long bytes;
+        long peakBytes;
+
+        PathTotals(NodeRow first) {
+            kind = first.kind();
+            selfTimeNs = first.selfTimeNs();
+            totalTimeNs = first.totalTimeNs();
+            bytes = first.bytes();
+            peakBytes = first.peakBytes();
+        }
+
+        void add(NodeRow next) {
+            count++;
+            selfTimeNs = Saturating.add(selfTimeNs, next.selfTimeNs());
+            totalTimeNs = Saturating.add(totalTimeNs, next.totalTimeNs());
+            bytes = Saturating.add(bytes, next.bytes());
+            peakBytes = Math.max(peakBytes, next.peakBytes());
+        }
+    }
+
+    private static PathStats pathStats(ResultSet rs) throws SQLException {
+        return new PathStats(rs.getString("path"), rs.getLong("path_hash"), rs.getString("kind"), rs.getLong("count"),
+                rs.getLong("self_time_ns"), rs.getLong("total_time_ns"), rs.getLong("bytes"),
+                rs.getLong("peak_bytes"));
+    }
+
+    private static List<GradientRecord> gradients(Handle h, long key) {
+        return h.createQuery("SELECT root, key, state, norm FROM gradients WHERE run_key = :key "
+                + "ORDER BY gradient_idx")
+                .bind("key", key)
+                .map((rs, ctx) -> new GradientRecord(rs.getString("root"), rs.getString("key"),
+                        GradientState.valueOf(upper(rs.getString("state"))), rs.getObject("norm", Double.class)))
+                .list();
+    }
+
+    /** The run_overview row of a run, as domain values. */
+    private record Header(StoredRun stored, Coverage coverage, double totalMs, MemorySummary memory) {
+    }
+
+    private static Header header(ResultSet rs) throws SQLException {
+        RunRef ref = runRef(rs);
+        RunMeta meta = new RunMeta(ref.runId(), rs.getString("correlation_id"), rs.getString("entrypoint"),
+                phase(rs.getString("phase")), rs.getString("run_timestamp"), rs.getLong("capture_step"),
+                rs.getLong("warmup_steps"), rs.getString("device"),
+                TimingMode.valueOf(upper(rs.getString("timing_mode"))), tags(rs), rs.getString("candle_version"));
+        StoredRun stored = new StoredRun(ref, meta, instant(rs, "captured_at"), instant(rs, "imported_at"),
+                rs.getString("source_name"), rs.getString("content_sha256"), rs.getLong("content_bytes"),
+                rs.getString("trace_schema"), rs.getString("graph_schema"), rs.getLong("node_count"),
+                rs.getLong("edge_count"));
+        Coverage coverage = new Coverage(rs.getLong("coverage_spans"), rs.getLong("coverage_closed_spans"),
+                rs.getLong("coverage_root_spans"), rs.getLong("coverage_measured_spans"),
+                rs.getLong("coverage_operations"), rs.getLong("coverage_tensors"), rs.getLong("coverage_memory_events"),
+                rs.getLong("coverage_device_memory_samples"), rs.getLong("coverage_gradients"),
+                rs.getLong("coverage_edges"), rs.getLong("coverage_forward_spans"),
+                rs.getLong("coverage_backward_spans"), rs.getLong("coverage_optimizer_spans"));
+        MemorySummary memory = MemorySummary.EMPTY;
+        if (rs.getObject("peak_bytes") != null) {
+            Map<MemoryCategory, Long> categories = new EnumMap<>(MemoryCategory.class);
+            String[] keys = (String[]) rs.getArray("category_keys").getArray();
+            Long[] bytes = (Long[]) rs.getArray("category_bytes").getArray();
+            for (int k = 0; k < keys.length; k++) {
+                int index = k;
+                category(keys[k]).ifPresent(category -> categories.put(category, bytes[index]));
+            }
+            memory = new MemorySummary(rs.getLong("alloc_count"), rs.getLong("free_count"),
+                    rs.getLong("total_alloc_bytes"), rs.getLong("peak_bytes"), rs.getLong("peak_timestamp_ns"),
+                    rs.getString("peak_device"), CategoryBytes.of(categories), rs.getLong("autograd_retained_bytes"));
+        }
+        return new Header(stored, coverage, rs.getDouble("total_ms"), memory);
+    }
+
+    private static Optional<MemoryCategory> category(String wire) {
+        try {
+            return Optional.of(MemoryCategory.valueOf(upper(wire)));
+        } catch (IllegalArgumentException e) {
+            // A category a newer version wrote: not one this version can show.
+            return Optional.empty();
+        }
+    }
+
+    private static RunRef runRef(ResultSet rs) throws SQLException {
+        return new RunRef(rs.getLong("run_key"), rs.getString("run_id"));
+    }
+
+    private static Map<String, String> tags(ResultSet rs) throws SQLException {
+        String[] keys = (String[]) rs.getArray("tag_keys").getArray();
+        String[] values = (String[]) rs.getArray("tag_values").getArray();
+        Map<String, String> tags = new HashMap<>(keys.length * 2);
+        for (int k = 0; k < keys.length; k++) {
+            tags.put(keys[k], values[k]);
+        }
+        return tags;
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
+    }
+
+    private static ExecutionPhase phase(String wire) {
+        return ExecutionPhase.valueOf(upper(wire));
+    }
+
+    private static String upper(String wire) {
+        return wire.toUpperCase(Locale.ROOT);
+    }
+
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T call(Work<T> work) {
+        try {
+            return work.run();
+        } catch (SQLException | JdbiException e) {
+            throw DatabaseException.wrap(e);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package io.tracegraph.domain.compare;
+
+import io.tracegraph.domain.trace.CodePointOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * Two groups of runs compared path by path, because single runs are noisy.
+ *
+ * <p>For each quantity (a path's self time, total time and bytes; each run's total time and memory
+ * peak) the result holds the median of each side and the relative change
+ * {@code median(candidate) / median(baseline) - 1}. Its confidence interval is a percentile
+ * bootstrap: both sides are resampled with replacement (runs keep their quantities together), the
+ * change is recomputed {@code resamples} times, and the interval spans the middle
+ * {@code confidence} of those changes. A quantity is {@link Verdict#SLOWER} only when the whole
+ * interval lies above {@code +threshold} (so noise smaller than the threshold cannot make it so),
+ * {@link Verdict#FASTER} when it lies below {@code -threshold}, {@link Verdict#UNCHANGED} when it
+ * lies within, and {@link Verdict#INCONCLUSIVE} otherwise or when a side has fewer than
+ * {@code minRunsPerSide} runs (of the whole group, or of those in which the path occurs).
+ *
+ * <p>Results are reproducible: the random numbers come from a {@link java.util.SplittableRandom}
+ * seeded with {@code seed ^ pathHash} for each path, so a path's interval depends neither on the
+ * other paths nor on the order of the runs (each side is taken in run-id order), and many paths are
+ * computed in parallel without changing anything. {@code paths} is
+ * sorted by the absolute relative change of self time, descending, then by path (code point order)
+ * and hash; the one-sided lists by path.
+ */
+public record GroupComparison(
+        int baselineRuns,
+        int candidateRuns,
+        GroupOptions options,
+        List<String> notes,
+        List<PathComparison> paths,
+        List<PathPresence> onlyInBaseline,
+        List<PathPresence> onlyInCandidate,
+        MetricComparison totalMs,
+        MetricComparison peakBytes) {
+
+    /** From this many compared paths on, they are computed in parallel. */
+    private static final int PARALLEL_PATHS = 256;
+    private static final long TOTAL_MS_SALT = 0x746f74616c5f6d73L;
+    private static final long PEAK_BYTES_SALT = 0x7065616b5f627974L;
+    private static final Comparator<PathComparison> BY_CHANGE =
+            Comparator.comparingDouble((PathComparison p) -> Math.abs(p.selfTimeNs().relativeChange())).reversed()
+                    .thenComparing(PathComparison::path, CodePointOrder.COMPARATOR)
+                    .thenComparingLong(PathComparison::pathHash);
+    private static final Comparator<PathPresence> BY_PATH =
+            Comparator.comparing(PathPresence::path, CodePointOrder.COMPARATOR)
+                    .thenComparingLong(PathPresence::pathHash);
+    private static final Comparator<RunFacts> BY_RUN_ID =
+            Comparator.comparing(RunFacts::runId, CodePointOrder.COMPARATOR);
+
+    public GroupComparison {
+        if (baselineRuns < 1 || candidateRuns < 1) {
+            throw new IllegalArgumentException("each side needs a run: " + baselineRuns + ", " + candidateRuns);
+        }
+        Objects.requireNonNull(options, "options");
+        notes = List.copyOf(notes);
+        paths = List.copyOf(paths);
+        onlyInBaseline = List.copyOf(onlyInBaseline);
+        onlyInCandidate = List.copyOf(onlyInCandidate);
+        Objects.requireNonNull(totalMs, "totalMs");
+        Objects.requireNonNull(peakBytes, "peakBytes");
+    }
+
+    public static GroupComparison compare(List<RunFacts> baseline, List<RunFacts> candidate) {
+        return compare(baseline, candidate, GroupOptions.defaults());
+    }
+
+    /**
+     * Compares the groups. Each side needs at least one run and may not list a run id twice (the
+     * same runs on both sides are fine). O(paths · resamples · runs).
+     */
+    public static GroupComparison compare(List<RunFacts> baseline, List<RunFacts> candidate, GroupOptions options) {
+        Objects.requireNonNull(options, "options");
+        List<RunFacts> base = inRunIdOrder(baseline, "baseline");
+        List<RunFacts> cand = inRunIdOrder(candidate, "candidate");
+        int min = options.minRunsPerSide();
+        boolean enough = base.size() >= min && cand.size() >= min;
+        List<String> notes = new ArrayList<>();
+        if (!enough) {
+            notes.add(String.format(Locale.ROOT,
+                    "too few runs: baseline has %d, candidate has %d; at least %d per side are needed",
+                    base.size(), cand.size(), min));
+        }
+
+        Map<Long, Occurrences> byHash = new HashMap<>();
+        collect(base, byHash, true);
+        collect(cand, byHash, false);
+        List<Occurrences> both = new ArrayList<>();
+        List<PathPresence> onlyInBaseline = new ArrayList<>();
+        List<PathPresence> onlyInCandidate = new ArrayList<>();
+        int sparse = 0;
+        for (Occurrences o : byHash.values()) {
+            if (o.candidate.isEmpty()) {
+                onlyInBaseline.add(new PathPresence(o.hash, o.path, o.kind, o.baseline.size()));
+            } else if (o.baseline.isEmpty()) {
+                onlyInCandidate.add(new PathPresence(o.hash, o.path, o.kind, o.candidate.size()));
+            } else {
+                both.add(o);
+                if (enough && (o.baseline.size() < min || o.candidate.size() < min)) {
+                    sparse++;
+                }
+            }
+        }
+        // Paths are independent (each has its own random stream), so they may be computed in parallel
+        // without changing the result.
+        Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
+        List<PathComparison> compared = new ArrayList<>(work.map(o -> comparePath(o, options, enough)).toList());
+        if (sparse > 0) {
+            notes.add(sparse == 1
+                    ? String.format(Locale.ROOT, "1 path occurs in fewer than %d runs of a side; its verdict is "
+                            + "inconclusive", min)
+                    : String.format(Locale.ROOT, "%d paths occur in fewer than %d runs of a side; their verdicts are "
+                            + "inconclusive", sparse, min));
+        }
+        compared.sort(BY_CHANGE);
+        onlyInBaseline.sort(BY_PATH);
+        onlyInCandidate.sort(BY_PATH);
+
+        MetricComparison totalMs = MedianBootstrap.compare(new double[][] {totalMs(base)},
+                new double[][] {totalMs(cand)}, options.seed() ^ TOTAL_MS_SALT, options, enough)[0];
+        MetricComparison peakBytes = MedianBootstrap.compare(new double[][] {peakBytes(base)},
+                new double[][] {peakBytes(cand)}, options.seed() ^ PEAK_BYTES_SALT, options, enough)[0];
+        return new GroupComparison(base.size(), cand.size(), options, notes, compared, onlyInBaseline,
+                onlyInCandidate, totalMs, peakBytes);
+    }
+
+    private static PathComparison comparePath(Occurrences o, GroupOptions options, boolean enough) {
+        int min = options.minRunsPerSide();
+        boolean pathEnough = enough && o.baseline.size() >= min && o.candidate.size() >= min;
+        MetricComparison[] metrics = MedianBootstrap.compare(values(o.baseline), values(o.candidate),
+                options.seed() ^ o.hash, options, pathEnough);
+        return new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(), metrics[0],
+                metrics[1], metrics[2]);
+    }
+
+    /** Whether both sides have at least {@code minRunsPerSide} runs. */
+    public boolean enoughRuns() {
+        return baselineRuns >= options.minRunsPerSide() && candidateRuns >= options.minRunsPerSide();
+    }
+
+    /**
+     * Whether any verdict is {@link Verdict#SLOWER} with a relative change above {@code fraction}
+     * ({@code 0.10} = 10%, the same scale as {@link GroupOptions#threshold()}; for
+     * {@code --fail-on-regression PCT} pass {@code PCT / 100}): a path's
+     * {@linkplain PathComparison#verdict() verdict} (its total time), the runs' total time or their
+     * memory peak. Self-time and bytes verdicts of paths do not count.
+     */
+    public boolean regressionOver(double fraction) {
+        if (Double.isNaN(fraction)) {
+            throw new IllegalArgumentException("fraction must be a number");
+        }
+        for (PathComparison path : paths) {
+            if (path.totalTimeNs().slowerBy(fraction)) {
+                return true;
+            }
+        }
+        return totalMs.slowerBy(fraction) || peakBytes.slowerBy(fraction);
+    }
+
+    /** The compared paths whose verdict is {@code verdict}, in result order. */
+    public List<PathComparison> pathsWith(Verdict verdict) {
+        return paths.stream().filter(p -> p.verdict() == verdict).toList();
+    }
+
+    private static List<RunFacts> inRunIdOrder(List<RunFacts> runs, String side) {
+        List<RunFacts> sorted = new ArrayList<>(runs);
+        if (sorted.isEmpty()) {
+            throw new IllegalArgumentException("the " + side + " has no runs");
+        }
+        sorted.sort(BY_RUN_ID);
+        for (int i = 1; i < sorted.size(); i++) {
+            if (sorted.get(i).runId().equals(sorted.get(i - 1).runId())) {
+                throw new IllegalArgumentException(
+                        "run " + sorted.get(i).runId() + " is listed twice in the " + side);
+            }
+        }
+        return sorted;
+    }
+
+    private static void collect(List<RunFacts> runs, Map<Long, Occurrences> byHash, boolean baseline) {
+        for (RunFacts run : runs) {
+            for (PathStats stats : run.paths()) {
+                Occurrences o = byHash.computeIfAbsent(stats.pathHash(), h -> new Occurrences(stats));
+                (baseline ? o.baseline : o.candidate).add(stats);
+            }
+        }
+    }
+
+    /** Self time, total time and bytes of each occurrence, one array per quantity. */
+    private static double[][] values(List<PathStats> occurrences) {
+        int n = occurrences.size();
+        double[][] values = new double[3][n];
+        for (int i = 0; i < n; i++) {
+            PathStats stats = occurrences.get(i);
+            values[0][i] = stats.selfTimeNs();
+            values[1][i] = stats.totalTimeNs();
+            values[2][i] = stats.bytes();
+        }
+        return values;
+    }
+
+    private static double[] totalMs(List<RunFacts> runs) {
+        return runs.stream().mapToDouble(RunFacts::totalMs).toArray();
+    }
+
+    private static double[] peakBytes(List<RunFacts> runs) {
+        return runs.stream().mapToDouble(RunFacts::peakBytes).toArray();
+    }
+
+    /** A path's occurrences on each side (one per run), with the text and kind first seen. */
+    private static final class Occurrences {
+        final long hash;
+        final String path;
+        final String kind;
+        final List<PathStats> baseline = new ArrayList<>();
+        final List<PathStats> candidate = new ArrayList<>();
+
+        Occurrences(PathStats first) {
+            this.hash = first.pathHash();
+            this.path = first.path();
+            this.kind = first.kind();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.tracegraph.domain.compare;
+
+/**
+ * Settings of a group comparison: the bootstrap's {@code seed} and number of {@code resamples},
+ * the {@code confidence} of the intervals, the {@code threshold} of a relative change that matters
+ * ({@code 0.05} = 5%) and the minimum number of runs per side for any verdict other than
+ * inconclusive.
+ */
+public record GroupOptions(long seed, int resamples, double confidence, double threshold, int minRunsPerSide) {
+    public static final long DEFAULT_SEED = 0x7472616365L;
+    public static final int DEFAULT_RESAMPLES = 2000;
+    public static final double DEFAULT_CONFIDENCE = 0.95;
+    public static final double DEFAULT_THRESHOLD = 0.05;
+    public static final int DEFAULT_MIN_RUNS_PER_SIDE = 3;
+    /** Bounds the bootstrap's work and memory (resamples × runs per path). */
+    public static final int MAX_RESAMPLES = 1_000_000;
+
+    public GroupOptions {
+        if (resamples < 1 || resamples > MAX_RESAMPLES) {
+            throw new IllegalArgumentException("resamples must be between 1 and " + MAX_RESAMPLES + ": " + resamples);
+        }
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new IllegalArgumentException("confidence must lie strictly between 0 and 1: " + confidence);
+        }
+        if (!(threshold >= 0 && Double.isFinite(threshold))) {
+            throw new IllegalArgumentException("threshold must be finite and not negative: " + threshold);
+        }
+        if (minRunsPerSide < 1) {
+            throw new IllegalArgumentException("minRunsPerSide must be at least 1: " + minRunsPerSide);
+        }
+    }
+
+    public static GroupOptions defaults() {
+        return new GroupOptions(DEFAULT_SEED, DEFAULT_RESAMPLES, DEFAULT_CONFIDENCE, DEFAULT_THRESHOLD,
+                DEFAULT_MIN_RUNS_PER_SIDE);
+    }
+
+    public GroupOptions withSeed(long value) {
+        return new GroupOptions(value, resamples, confidence, threshold, minRunsPerSide);
+    }
+
+    public GroupOptions withResamples(int value) {
+        return new GroupOptions(seed, value, confidence, threshold, minRunsPerSide);
+    }
+
+    public GroupOptions withConfidence(double value) {
+        return new GroupOptions(seed, resamples, value, threshold, minRunsPerSide);
+    }
+
+    public GroupOptions withThreshold(double value) {
+        return new GroupOptions(seed, resamples, confidence, value, minRunsPerSide);
+    }
+
+    public GroupOptions withMinRunsPerSide(int value) {
+        return new GroupOptions(seed, resamples, confidence, threshold, value);
+    }
+}

@@ -1,0 +1,95 @@
+package io.tracegraph.domain.compare;
+
+import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.SemanticPaths;
+import io.tracegraph.domain.trace.CodePointOrder;
+import io.tracegraph.domain.trace.Saturating;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One semantic path in one run, aggregated over its {@code count} occurrences: times and bytes are
+ * summed (saturating), {@code peakBytes} is the largest. {@code pathHash} identifies the path
+ * exactly (see {@link SemanticPaths}); {@code path} is its text for display; {@code kind} is the
+ * node kind as stored ({@code root}, {@code function}, {@code module}, {@code op}).
+ */
+public record PathStats(
+        String path,
+        long pathHash,
+        String kind,
+        long count,
+        long selfTimeNs,
+        long totalTimeNs,
+        long bytes,
+        long peakBytes) {
+
+    /** Path text first (code point order), then hash: the order of {@link #aggregate} results. */
+    static final Comparator<PathStats> BY_PATH =
+            Comparator.comparing(PathStats::path, CodePointOrder.COMPARATOR).thenComparingLong(PathStats::pathHash);
+
+    public PathStats {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(kind, "kind");
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1: " + count);
+        }
+        requireNonNegative(selfTimeNs, "selfTimeNs");
+        requireNonNegative(totalTimeNs, "totalTimeNs");
+        requireNonNegative(bytes, "bytes");
+        requireNonNegative(peakBytes, "peakBytes");
+    }
+
+    /** One occurrence (one node). */
+    public static PathStats of(String path, long pathHash, String kind, long selfTimeNs, long totalTimeNs, long bytes,
+            long peakBytes) {
+        return new PathStats(path, pathHash, kind, 1, selfTimeNs, totalTimeNs, bytes, peakBytes);
+    }
+
+    /** This path's statistics with {@code other}'s occurrences added; path text and kind stay this one's. */
+    public PathStats plus(PathStats other) {
+        if (other.pathHash != pathHash) {
+            throw new IllegalArgumentException("cannot add statistics of another path: " + other.path + " to " + path);
+        }
+        return new PathStats(path, pathHash, kind, Saturating.add(count, other.count),
+                Saturating.add(selfTimeNs, other.selfTimeNs), Saturating.add(totalTimeNs, other.totalTimeNs),
+                Saturating.add(bytes, other.bytes), Math.max(peakBytes, other.peakBytes));
+    }
+
+    /**
+     * Merges occurrences by path hash (text and kind of the first occurrence win), in path order
+     * (code point order of the text, then hash). Linear apart from the final sort.
+     */
+    public static List<PathStats> aggregate(Collection<PathStats> occurrences) {
+        Map<Long, PathStats> byHash = new HashMap<>(occurrences.size() * 2);
+        for (PathStats occurrence : occurrences) {
+            byHash.merge(occurrence.pathHash, occurrence, PathStats::plus);
+        }
+        List<PathStats> merged = new ArrayList<>(byHash.values());
+        merged.sort(BY_PATH);
+        return List.copyOf(merged);
+    }
+
+    /** The per-path statistics of a graph's nodes, keyed by their semantic paths, in path order. */
+    public static List<PathStats> ofGraph(List<GraphNode> nodes) {
+        SemanticPaths paths = SemanticPaths.of(nodes);
+        List<PathStats> occurrences = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            GraphNode node = nodes.get(i);
+            occurrences.add(of(paths.path(i), paths.hash(i), node.kind().name().toLowerCase(Locale.ROOT),
+                    node.selfTimeNs(), node.totalTimeNs(), node.bytes(), node.peakBytes()));
+        }
+        return aggregate(occurrences);
+    }
+
+    private static void requireNonNegative(long value, String name) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative: " + value);
+        }
+    }
+}

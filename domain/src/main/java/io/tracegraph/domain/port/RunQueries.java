@@ -1,0 +1,68 @@
+package io.tracegraph.domain.port;
+
+import io.tracegraph.domain.compare.PathStats;
+import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.GradientRecord;
+import io.tracegraph.domain.run.PathHistoryPoint;
+import io.tracegraph.domain.run.ReadOnlySql;
+import io.tracegraph.domain.run.RunFilter;
+import io.tracegraph.domain.run.RunListing;
+import io.tracegraph.domain.run.RunRef;
+import io.tracegraph.domain.run.RunResolution;
+import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.run.SqlOutcome;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Answers questions about stored runs. Nothing here changes the store.
+ *
+ * <p>"Newest first" is the order of capture time (the meta timestamp, when it is ISO-8601), then of
+ * import time: runs whose timestamp is not ISO-8601 come after the others.
+ */
+public interface RunQueries {
+    /** Stored runs matching {@code filter}, newest first. */
+    List<RunListing> runs(RunFilter filter);
+
+    /**
+     * The run a reference names: a run_id (exactly), {@code latest}, {@code latest~N} (the N-th run
+     * before the newest, newest first) or an unambiguous prefix of a run_id.
+     */
+    RunResolution resolve(String reference);
+
+    /** The run's metadata, health, graph summary and memory, or empty when it is no longer stored. */
+    Optional<RunSummary> summary(RunRef run);
+
+    /**
+     * The run's semantic paths, each aggregated over its occurrences (as
+     * {@link PathStats#ofGraph} does for a graph), in path order (code point order of the text, then
+     * hash); empty when the run is not stored.
+     */
+    List<PathStats> pathStats(RunRef run);
+
+    /** The run's gradient records in trace order; empty when the run is not stored. */
+    List<GradientRecord> gradients(RunRef run);
+
+    /**
+     * What a comparison needs of each run (total time, memory peak, paths and gradients), in the
+     * order given. Each run's paths are aggregated like {@link #pathStats} but listed in the order of
+     * their first occurrence (comparisons sort their results themselves). Runs are read concurrently;
+     * this fails when one of them is no longer stored.
+     */
+    List<RunFacts> facts(List<RunRef> runs);
+
+    /**
+     * One semantic path (its text as {@code /}-joined names from the root, like the paths that
+     * comparisons print) across the stored runs that have it, oldest first; only runs of
+     * {@code entrypoint} unless it is {@code null}.
+     */
+    List<PathHistoryPoint> history(String path, String entrypoint);
+
+    /**
+     * Runs an ad-hoc statement over the store in a read-only transaction. Anything but a single
+     * SELECT, WITH, VALUES, TABLE or EXPLAIN statement is refused without being run; a statement
+     * that tries to write anyway fails in the read-only transaction (an exception, like any error
+     * the database reports for the statement).
+     */
+    SqlOutcome sql(ReadOnlySql statement);
+}
