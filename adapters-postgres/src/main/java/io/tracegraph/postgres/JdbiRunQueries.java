@@ -69,7 +69,7 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  */
 public final class JdbiRunQueries implements RunQueries {
     /** Newest first: the order of listings and of {@code latest~N}. */
-    static final String NEWEST_FIRST = "captured_at DESC NULLS LAST, imported_at DESC, run_key DESC";
+    private static final String NEWEST_FIRST = "captured_at DESC NULLS LAST, imported_at DESC, run_key DESC";
     private static final String OLDEST_FIRST = "captured_at ASC NULLS FIRST, imported_at ASC, run_key ASC";
     private static final Pattern LATEST = Pattern.compile("latest(?:~([0-9]{1,9}))?");
     /** Candidates an ambiguous reference lists. */
@@ -378,8 +378,9 @@ public final class JdbiRunQueries implements RunQueries {
             }
             try (Statement s = connection.createStatement()) {
                 s.setEscapeProcessing(false);
-                s.setMaxRows(statement.maxRows() + 1);
-                s.setFetchSize(Math.min(statement.maxRows() + 1, 1000));
+                // One row more than wanted tells whether there were more (0: no limit at all).
+                s.setMaxRows(statement.maxRows() == Integer.MAX_VALUE ? 0 : statement.maxRows() + 1);
+                s.setFetchSize(Math.min(statement.maxRows(), 1000));
                 if (!s.execute(sql)) {
                     return new SqlOutcome.Rows(List.of(), List.of(), List.of(), false);
                 }

@@ -276,6 +276,11 @@ class JdbiRunQueriesIT {
             assertThat(queries.pathStats(found(run.meta().runId())))
                     .isEqualTo(PathStats.ofGraph(run.graph().spans()));
         }
+        assertThat(queries.pathStats(found(ODD_ID))).filteredOn(p -> p.path().equals("odd/dup")).singleElement()
+                .satisfies(p -> {
+                    assertThat(p.kind()).isEqualTo("function");
+                    assertThat(p.count()).isEqualTo(2);
+                });
         List<PathStats> alpha = queries.pathStats(found("alpha-1"));
         assertThat(alpha).filteredOn(p -> p.path().equals(LAYER_MATMUL)).singleElement()
                 .satisfies(p -> assertThat(p.count()).isEqualTo(2));
@@ -287,6 +292,22 @@ class JdbiRunQueriesIT {
         for (String runId : stored.keySet()) {
             RunRef run = found(runId);
             assertThat(Set.copyOf(queries.pathStats(run))).isEqualTo(Set.copyOf(handWritten(run.key())));
+        }
+    }
+
+    @Test
+    void givesTheSamePathsInTheRunPathsView() {
+        for (String runId : stored.keySet()) {
+            RunRef run = found(runId);
+            for (String sql : List.of("SELECT * FROM run_paths WHERE run_key = :key",
+                    "SELECT * FROM run_path_stats(:key)")) {
+                List<PathStats> view = jdbi.withHandle(h -> h.createQuery(sql).bind("key", run.key())
+                        .map((rs, ctx) -> new PathStats(rs.getString("path"), rs.getLong("path_hash"),
+                                rs.getString("kind"), rs.getLong("count"), rs.getLong("self_time_ns"),
+                                rs.getLong("total_time_ns"), rs.getLong("bytes"), rs.getLong("peak_bytes")))
+                        .list());
+                assertThat(PathStats.aggregate(view)).as(sql).isEqualTo(queries.pathStats(run));
+            }
         }
     }
 
@@ -664,9 +685,11 @@ class JdbiRunQueriesIT {
 
     /** The per-path aggregates of a run, written by hand over the stored nodes. */
     private List<PathStats> handWritten(long runKey) {
-        return jdbi.withHandle(h -> h.createQuery("SELECT path, path_hash, kind, count(*) AS count, "
-                + "sum(self_time_ns) AS self_time_ns, sum(total_time_ns) AS total_time_ns, sum(bytes) AS bytes, "
-                + "max(peak_bytes) AS peak_bytes FROM nodes WHERE run_key = :key GROUP BY path_hash, path, kind")
+        return jdbi.withHandle(h -> h.createQuery("SELECT n.path, n.path_hash, "
+                + "(SELECT f.kind FROM nodes f WHERE f.run_key = n.run_key AND f.path_hash = n.path_hash "
+                + "ORDER BY f.node_idx LIMIT 1) AS kind, count(*) AS count, sum(n.self_time_ns) AS self_time_ns, "
+                + "sum(n.total_time_ns) AS total_time_ns, sum(n.bytes) AS bytes, max(n.peak_bytes) AS peak_bytes "
+                + "FROM nodes n WHERE n.run_key = :key GROUP BY n.run_key, n.path_hash, n.path")
                 .bind("key", runKey)
                 .map((rs, ctx) -> new PathStats(rs.getString("path"), rs.getLong("path_hash"), rs.getString("kind"),
                         rs.getLong("count"), rs.getLong("self_time_ns"), rs.getLong("total_time_ns"),
@@ -756,6 +779,9 @@ class JdbiRunQueriesIT {
                 Map.of("q", ODD_TAG, INJECTION, "\u00fc"));
         t.span("o", null, "odd", 0, 100, null).measured("o");
         t.span("i", "o", INJECTION, 0, 50, null);
+        // A span and an op with the same path: the first occurrence (spans come first) gives the kind.
+        t.span("d", "o", "dup", 60, 10, null);
+        t.op("o", "dup", 5, 70, 8);
         return t.toStore();
     }
 
