@@ -74,9 +74,8 @@ final class CompareCommand implements Callable<Integer> {
             description = "Paths listed at most (default: ${DEFAULT-VALUE}; 0 for all).")
     int limit;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     CompareCommand(Main.Services services) {
         this.services = services;
@@ -110,7 +109,7 @@ final class CompareCommand implements Callable<Integer> {
                 RunFacts cand = sources.facts(runs.get(1));
                 report = single(RunComparison.compare(base, cand));
             }
-            Format chosen = Format.orDefault(format, services.io());
+            Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return status;
         } catch (RunSources.UnknownRun e) {

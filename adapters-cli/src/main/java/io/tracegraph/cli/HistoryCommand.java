@@ -35,9 +35,8 @@ final class HistoryCommand implements Callable<Integer> {
     @Option(names = "--entrypoint", paramLabel = "E", description = "Only runs of this entrypoint.")
     String entrypoint;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     HistoryCommand(Main.Services services) {
         this.services = services;
@@ -51,7 +50,7 @@ final class HistoryCommand implements Callable<Integer> {
                 services.io().err().println("error: no stored run has the path `" + path + "`");
                 return ExitCode.REJECTED;
             }
-            Format chosen = Format.orDefault(format, services.io());
+            Format chosen = format.chosen(services.io());
             long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
             Table.Builder table = chosen == Format.TABLE
                     ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",

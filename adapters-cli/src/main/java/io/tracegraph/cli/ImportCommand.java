@@ -54,9 +54,8 @@ final class ImportCommand implements Callable<Integer> {
                     + "(default: 16g).")
     long maxTraceBytes = 16L << 30;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "Summary as table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     ImportCommand(Main.Services services) {
         this.services = services;
@@ -85,7 +84,7 @@ final class ImportCommand implements Callable<Integer> {
             ImportTraces importTraces = new ImportTraces(services.reader(), new JdbiRunStore(store.jdbi()));
             report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress));
         }
-        Format chosen = Format.orDefault(format, services.io());
+        Format chosen = format.chosen(services.io());
         Output.write(services.io(), null, out -> ReportRenderer.render(summary(report), chosen, out));
         return report.rejected() > 0 ? ExitCode.REJECTED : ExitCode.OK;
     }

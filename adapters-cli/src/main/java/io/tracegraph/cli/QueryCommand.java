@@ -35,9 +35,8 @@ final class QueryCommand implements Callable<Integer> {
             completionCandidates = KindConverter.Candidates.class)
     GraphReports.Kind kind;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the answer to FILE.")
     Path output;
@@ -53,7 +52,7 @@ final class QueryCommand implements Callable<Integer> {
             return Rejections.report(services.io(), result);
         }
         Report report = GraphReports.report(kind, built.graph());
-        Format chosen = Format.orDefault(format, services.io());
+        Format chosen = format.chosen(services.io());
         Output.write(services.io(), output, out -> ReportRenderer.render(report, chosen, out));
         return ExitCode.OK;
     }

@@ -47,9 +47,8 @@ final class RunsCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     RunsCommand(Main.Services services) {
         this.services = services;
@@ -70,7 +69,7 @@ final class RunsCommand implements Callable<Integer> {
                         r.device(), r.totalMs(), r.peakBytes(), tagText(r.tags()));
             }
             Report report = new Report(Map.of(), List.of(table.build()));
-            Format chosen = Format.orDefault(format, services.io());
+            Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return ExitCode.OK;
         }

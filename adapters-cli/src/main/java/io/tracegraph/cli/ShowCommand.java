@@ -40,9 +40,8 @@ final class ShowCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN", description = "The run.")
     String run;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     ShowCommand(Main.Services services) {
         this.services = services;
@@ -58,7 +57,7 @@ final class ShowCommand implements Callable<Integer> {
                 return ExitCode.REJECTED;
             }
             Report report = report(found.get());
-            Format chosen = Format.orDefault(format, services.io());
+            Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return ExitCode.OK;
         } catch (RunSources.UnknownRun e) {

@@ -40,9 +40,8 @@ final class SqlCommand implements Callable<Integer> {
             description = "Rows returned at most (default: ${DEFAULT-VALUE}).")
     int maxRows;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "table, csv or json (default: table on a terminal, json otherwise).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     SqlCommand(Main.Services services) {
         this.services = services;
@@ -67,7 +66,7 @@ final class SqlCommand implements Callable<Integer> {
             SqlOutcome.Rows rows = (SqlOutcome.Rows) outcome;
             Table table = new Table("rows", rows.columns(), rows.rows());
             Report report = new Report(Map.of(), List.of(table));
-            Format chosen = Format.orDefault(format, services.io());
+            Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             if (rows.truncated()) {
                 services.io().err().println("note: only the first " + maxRows + " rows are shown (--max-rows)");
