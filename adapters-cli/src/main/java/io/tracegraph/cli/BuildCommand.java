@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tracegraph build TRACE [-o FILE]}. */
-@Command(name = "build", mixinStandardHelpOptions = true,
+@Command(header = "Print the execution graph of a trace (candle-graph/graph/3 JSON).", name = "build", mixinStandardHelpOptions = true,
         description = {
             "Validate a trace and print its execution graph (candle-graph/graph/3 JSON):",
             "span and op nodes with total and self time and memory, call and data edges,",

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tracegraph check TRACE}. */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(header = "Print a trace's health report: trusted, issues, coverage.", name = "check", mixinStandardHelpOptions = true,
         description = {
             "Check a trace's structure and print its health report as JSON: `trusted`,",
             "`issues` (errors make a trace untrusted, warnings name gaps in what was captured)",

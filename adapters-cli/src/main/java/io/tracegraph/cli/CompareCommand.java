@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code tracegraph compare BASE CAND} and {@code compare --baseline SET --candidate SET}. */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(header = "Compare two runs, or two sets of runs, span by span.", name = "compare", mixinStandardHelpOptions = true,
         description = {
             "Compare two runs, or two sets of runs, span by span (spans are matched by semantic path,",
             "the names from the root down; repeated paths are aggregated).",

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tracegraph history PATH [--entrypoint E]}. */
-@Command(name = "history", mixinStandardHelpOptions = true,
+@Command(header = "Follow one span path's time and bytes across the stored runs.", name = "history", mixinStandardHelpOptions = true,
         description = {
             "One span path's self time, total time and bytes across the stored runs, oldest first,",
             "with a small bar chart of the total time on a terminal.",

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code tracegraph import PATH... [--jobs N] [--replace]}. */
-@Command(name = "import", mixinStandardHelpOptions = true,
+@Command(header = "Import traces, directories and archives into the run store.", name = "import", mixinStandardHelpOptions = true,
         description = {
             "Import traces into the run store (PostgreSQL): trace files (.jsonl, .jsonl.gz, .json),",
             "directories (recursively) and archives (.zip, .tar, .tar.gz, .tgz), nested in any way.",

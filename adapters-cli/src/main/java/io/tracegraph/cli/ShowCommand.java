@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tracegraph show RUN}. */
-@Command(name = "show", mixinStandardHelpOptions = true,
+@Command(header = "Summarise a stored run: metadata, health, slowest and heaviest spans, memory.", name = "show", mixinStandardHelpOptions = true,
         description = {
             "A stored run's summary: metadata, health warnings, total time, slowest and heaviest spans,",
             "memory peak with its breakdown by category and by device.",

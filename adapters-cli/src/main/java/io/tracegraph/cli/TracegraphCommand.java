@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  a trace was rejected (malformed, or structurally untrusted)",
+            "  1  an input was rejected: a malformed or untrusted trace, a run reference that names",
+            "     no run, a refused SQL statement, a regression found by compare --fail-on-regression",
             "  2  usage error",
             "  3  infrastructure failure (I/O, database, internal error)",
             "",
