@@ -41,7 +41,7 @@ final class DocumentReader {
             // Constraint violations (nesting depth, number length) carry no location of their own.
             long line = e.getLocation() != null ? Math.max(1, e.getLocation().getLineNr()) : line(p);
             throw new MalformedTraceException(new TraceProblem(source, line, null,
-                    "invalid JSON: " + e.getOriginalMessage()));
+                    "invalid JSON: " + RecordDecoder.jacksonMessage(e)));
         }
     }
 

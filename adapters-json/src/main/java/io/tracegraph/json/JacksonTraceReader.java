@@ -451,7 +451,7 @@ public final class JacksonTraceReader implements TraceReader {
         } catch (JsonProcessingException e) {
             // Constraint violations (nesting depth, number length) carry no location.
             String column = e.getLocation() == null ? "" : " (column " + e.getLocation().getColumnNr() + ")";
-            throw new RecordDecoder.DecodeException(null, "invalid JSON: " + e.getOriginalMessage() + column);
+            throw new RecordDecoder.DecodeException(null, "invalid JSON: " + RecordDecoder.jacksonMessage(e) + column);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

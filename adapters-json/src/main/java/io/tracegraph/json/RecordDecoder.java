@@ -394,6 +394,13 @@ final class RecordDecoder {
         }
     }
 
+    /** Jackson's own words without the source-location aside it adds to some messages. */
+    static String jacksonMessage(com.fasterxml.jackson.core.JsonProcessingException e) {
+        String message = e.getOriginalMessage();
+        int aside = message == null ? -1 : message.indexOf(" (start marker at ");
+        return aside < 0 ? message : message.substring(0, aside);
+    }
+
     // ---- members --------------------------------------------------------------------------
 
     /** The next member name, or {@code null} at the end of the object. */
@@ -411,7 +418,7 @@ final class RecordDecoder {
             if (at == null) {
                 throw e;
             }
-            throw new DecodeException(at, "member `" + at + "`: " + e.getOriginalMessage());
+            throw new DecodeException(at, "member `" + at + "`: " + jacksonMessage(e));
         }
         if (name != null) {
             checkSurrogates(null, name);
