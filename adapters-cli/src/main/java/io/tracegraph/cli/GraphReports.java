@@ -8,6 +8,9 @@ import io.tracegraph.domain.graph.GraphQueries;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
 import io.tracegraph.domain.graph.TensorRecord;
+import io.tracegraph.domain.health.Coverage;
+import io.tracegraph.domain.health.HealthIssue;
+import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.DeviceMemory;
 import io.tracegraph.domain.memory.LiveAllocation;
@@ -26,13 +29,14 @@ import java.util.Map;
 final class GraphReports {
     /** The kinds {@code query} answers. */
     enum Kind {
-        SLOWEST, HEAVIEST, MEMORY, EFFICIENCY, SPANS, TENSORS, GRADIENTS
+        SLOWEST, HEAVIEST, MEMORY, EFFICIENCY, SPANS, EDGES, TENSORS, GRADIENTS, HEALTH
     }
 
     private GraphReports() {
     }
 
-    static Report report(Kind kind, ExecutionGraph graph) {
+    /** The report of one kind over a trusted graph and the health of the trace it was built from. */
+    static Report report(Kind kind, ExecutionGraph graph, TraceHealth health) {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("schema", "candle-graph/trace-query/1");
         facts.put("kind", GraphJsonWriter.wire(kind));
@@ -60,11 +64,20 @@ final class GraphReports {
                 tables.add(ops("spans", graph.spans()));
                 tables.add(edges(graph.edges()));
                 break;
+            case EDGES:
+                tables.add(edges(graph.edges()));
+                break;
             case TENSORS:
                 tables.add(tensors(graph.tensors()));
                 break;
-            default:
+            case GRADIENTS:
                 tables.add(gradients(graph.gradients()));
+                break;
+            case HEALTH:
+                health(facts, tables, health);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown kind " + kind);
         }
         return new Report(facts, tables);
     }
@@ -117,6 +130,29 @@ final class GraphReports {
         Table.Builder t = Table.named("gradients", "root", "key", "state", "norm");
         gradients.forEach(g -> t.row(g.root(), g.key(), GraphJsonWriter.wire(g.state()), g.norm()));
         return t.build();
+    }
+
+    private static void health(Map<String, Object> facts, List<Table> tables, TraceHealth health) {
+        Coverage c = health.coverage();
+        facts.put("trusted", health.trusted());
+        facts.put("spans", c.spans());
+        facts.put("closed_spans", c.closedSpans());
+        facts.put("root_spans", c.rootSpans());
+        facts.put("measured_spans", c.measuredSpans());
+        facts.put("operations", c.operations());
+        facts.put("tensors", c.tensors());
+        facts.put("memory_events", c.memoryEvents());
+        facts.put("device_memory_samples", c.deviceMemorySamples());
+        facts.put("gradients", c.gradients());
+        facts.put("edges", c.edges());
+        facts.put("forward_spans", c.forwardSpans());
+        facts.put("backward_spans", c.backwardSpans());
+        facts.put("optimizer_spans", c.optimizerSpans());
+        Table.Builder issues = Table.named("issues", "severity", "code", "message");
+        for (HealthIssue issue : health.issues()) {
+            issues.row(GraphJsonWriter.wire(issue.severity()), issue.code(), issue.message());
+        }
+        tables.add(issues.build());
     }
 
     private static void memory(Map<String, Object> facts, List<Table> tables, MemoryProfile memory) {

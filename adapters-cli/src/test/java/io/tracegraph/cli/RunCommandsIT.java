@@ -125,6 +125,34 @@ class RunCommandsIT {
     }
 
     @Test
+    void queryOfAStoredRunAnswersEveryKindAsOnItsTraceFile() throws Exception {
+        String trace = dir.resolve("traces/t1.jsonl").toString();
+        for (GraphReports.Kind kind : GraphReports.Kind.values()) {
+            String k = kind.name().toLowerCase(java.util.Locale.ROOT);
+            CliRun file = CliRun.of("query", trace, "--kind", k, "--format", "json");
+            assertThat(file.status()).as(k + ": " + file.err()).isEqualTo(ExitCode.OK);
+
+            assertThat(json("query", "run-a1", "--kind", k)).as(k).isEqualTo(JSON.readTree(file.out()));
+        }
+        JsonNode memory = json("query", "run-a1", "--kind", "memory");
+        assertThat(memory.get("timeline").size()).isPositive();
+        assertThat(memory.get("peak_breakdown").size()).isPositive();
+        assertThat(json("query", "run-a1", "--kind", "spans").get("spans").size()).isGreaterThan(400);
+    }
+
+    @Test
+    void queryResolvesRunReferencesAndRejectsUnknownOnes() throws Exception {
+        assertThat(json("query", "latest", "--kind", "health").get("trusted").asBoolean()).isTrue();
+
+        CliRun ambiguous = CliRun.with(env, dir, "query", "run-", "--kind", "slowest");
+        assertThat(ambiguous.status()).isEqualTo(ExitCode.REJECTED);
+        assertThat(ambiguous.err()).contains("ambiguous").doesNotContain("\n\tat ");
+        CliRun unknown = CliRun.with(env, dir, "query", "no-such-run", "--kind", "slowest");
+        assertThat(unknown.status()).isEqualTo(ExitCode.REJECTED);
+        assertThat(unknown.err()).startsWith("error: ").hasLineCount(1);
+    }
+
+    @Test
     void historyFollowsOnePathAcrossRuns() throws Exception {
         String path = JSON.readTree(CliRun.with(env, dir, "compare", "run-a0", "run-a1", "--format", "json").out())
                 .get("paths").get(0).get("path").asText();

@@ -190,7 +190,8 @@ class TraceCommandsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"slowest", "heaviest", "memory", "efficiency", "spans", "tensors", "gradients"})
+    @ValueSource(strings = {"slowest", "heaviest", "memory", "efficiency", "spans", "edges", "tensors", "gradients",
+        "health"})
     void everyQueryKindAnswersInEveryFormat(String kind) throws IOException {
         String trace = sample("train_tiny.jsonl").toString();
         for (String format : new String[] {"table", "csv", "json"}) {
@@ -200,6 +201,35 @@ class TraceCommandsTest {
         }
         JsonNode json = JSON.readTree(CliRun.of("query", trace, "--kind", kind, "--format", "json").out());
         assertThat(json.get("kind").asText()).isEqualTo(kind);
+    }
+
+    @Test
+    void queryEdgesListsTheGraphsEdges() throws IOException {
+        CliRun run = CliRun.of("query", sample("train_tiny.jsonl").toString(), "--kind", "edges", "--format", "json");
+        JsonNode expected = JSON.readTree(sample("train_tiny.graph.json").toFile()).get("edges");
+
+        assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.OK);
+        JsonNode result = JSON.readTree(run.out());
+        assertThat(result.get("kind").asText()).isEqualTo("edges");
+        assertThat(result.get("edges")).hasSize(expected.size());
+        assertThat(result.get("edges").findValuesAsText("from")).isEqualTo(expected.findValuesAsText("from"));
+        assertThat(result.get("edges").findValuesAsText("to")).isEqualTo(expected.findValuesAsText("to"));
+    }
+
+    @Test
+    void queryHealthGivesTrustAndCoverageOfTheTrace() throws IOException {
+        CliRun run = CliRun.of("query", sample("synthetic.jsonl").toString(), "--kind", "health", "--format",
+                "json");
+        CliRun check = CliRun.of("check", sample("synthetic.jsonl").toString());
+
+        assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.OK);
+        JsonNode result = JSON.readTree(run.out());
+        JsonNode health = JSON.readTree(check.out());
+        assertThat(result.get("kind").asText()).isEqualTo("health");
+        assertThat(result.get("trusted").asBoolean()).isTrue();
+        health.get("coverage").fields().forEachRemaining(count ->
+                assertThat(result.get(count.getKey())).as(count.getKey()).isEqualTo(count.getValue()));
+        assertThat(result.get("issues")).hasSize(health.get("issues").size());
     }
 
     @Test

@@ -3,18 +3,27 @@ package io.tracegraph.postgres;
 import io.tracegraph.domain.compare.GradientFact;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
+import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.graph.GraphEdgeKind;
+import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.graph.TensorRecord;
 import io.tracegraph.domain.health.Coverage;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.health.HealthSeverity;
 import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.DeviceMemory;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
+import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.port.RunQueries;
 import io.tracegraph.domain.run.PathHistoryPoint;
 import io.tracegraph.domain.run.ReadOnlySql;
@@ -31,6 +40,7 @@ import io.tracegraph.domain.trace.GradientState;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.domain.trace.TimingMode;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -82,6 +92,13 @@ public final class JdbiRunQueries implements RunQueries {
             "forward_spans", "backward_spans", "optimizer_spans").stream()
             .map(name -> "coalesce((coverage->>'" + name + "')::bigint, 0) AS coverage_" + name)
             .toList());
+    /** Rows fetched at a time from the tables a whole graph is read from. */
+    private static final int FETCH_SIZE = 10_000;
+    /** The category columns of memory_timeline, in category order. */
+    private static final String TIMELINE_CATEGORIES = Arrays.stream(MemoryCategory.ordered())
+            .map(c -> c.name().toLowerCase(Locale.ROOT) + "_bytes")
+            .reduce((a, b) -> a + ", " + b)
+            .orElseThrow();
     private static final String TAG_ARRAYS = "ARRAY(SELECT t.key FROM jsonb_each_text(tags) t ORDER BY t.key) "
             + "AS tag_keys, ARRAY(SELECT t.value FROM jsonb_each_text(tags) t ORDER BY t.key) AS tag_values";
 
@@ -181,13 +198,7 @@ public final class JdbiRunQueries implements RunQueries {
     @Override
     public Optional<RunSummary> summary(RunRef run) {
         return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
-            Optional<Header> header = h.createQuery("SELECT *, " + TAG_ARRAYS + ", " + COVERAGE_COLUMNS + ", "
-                    + "ARRAY(SELECT c.key FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) AS category_keys, "
-                    + "ARRAY(SELECT c.value::bigint FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) "
-                    + "AS category_bytes FROM run_overview WHERE run_key = :key")
-                    .bind("key", run.key())
-                    .map((rs, ctx) -> header(rs))
-                    .findOne();
+            Optional<Header> header = header(h, run.key());
             if (header.isEmpty()) {
                 return Optional.empty();
             }
@@ -198,37 +209,158 @@ public final class JdbiRunQueries implements RunQueries {
                     .map((rs, ctx) -> new HealthIssue(HealthSeverity.valueOf(upper(rs.getString("severity"))),
                             rs.getString("code"), rs.getString("message")))
                     .list();
-            List<SlowSpan> slowest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
-                    + "(e.v->>'self_time_ns')::bigint AS self_time_ns FROM graph_summaries g "
-                    + "CROSS JOIN LATERAL jsonb_array_elements(g.slowest_spans) WITH ORDINALITY AS e(v, rank) "
-                    + "WHERE g.run_key = :key ORDER BY e.rank")
-                    .bind("key", run.key())
-                    .map((rs, ctx) -> new SlowSpan(rs.getString("id"), rs.getString("name"),
-                            rs.getLong("self_time_ns")))
-                    .list();
-            List<HeavySpan> heaviest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
-                    + "(e.v->>'bytes')::bigint AS bytes, (e.v->>'peak_bytes')::bigint AS peak_bytes "
-                    + "FROM graph_summaries g "
-                    + "CROSS JOIN LATERAL jsonb_array_elements(g.heaviest_spans) WITH ORDINALITY AS e(v, rank) "
-                    + "WHERE g.run_key = :key ORDER BY e.rank")
-                    .bind("key", run.key())
-                    .map((rs, ctx) -> new HeavySpan(rs.getString("id"), rs.getString("name"), rs.getLong("bytes"),
-                            rs.getLong("peak_bytes")))
-                    .list();
-            List<DeviceMemory> devices = new ArrayList<>(h.createQuery("SELECT device, capacity_bytes, peak_bytes, "
-                    + "peak_timestamp_ns, alloc_count, free_count FROM memory_devices WHERE run_key = :key")
-                    .bind("key", run.key())
-                    .map((rs, ctx) -> new DeviceMemory(rs.getString("device"), rs.getLong("capacity_bytes"),
-                            rs.getLong("peak_bytes"), rs.getLong("peak_timestamp_ns"), rs.getLong("alloc_count"),
-                            rs.getLong("free_count")))
-                    .list());
-            devices.sort(Comparator.comparing(DeviceMemory::device, CodePointOrder.COMPARATOR));
             TraceHealth health = new TraceHealth(issues.stream().noneMatch(HealthIssue::isError), issues,
                     head.coverage());
-            GraphSummary summary = new GraphSummary(head.stored().meta().entrypoint(), head.totalMs(), slowest,
-                    heaviest, head.memory());
-            return Optional.of(new RunSummary(head.stored(), health, summary, devices));
+            return Optional.of(new RunSummary(head.stored(), health, graphSummary(h, run.key(), head),
+                    devices(h, run.key())));
         }));
+    }
+
+    @Override
+    public Optional<ExecutionGraph> graph(RunRef run) {
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            Optional<Header> header = header(h, run.key());
+            if (header.isEmpty()) {
+                return Optional.empty();
+            }
+            Header head = header.get();
+            long key = run.key();
+            List<GraphNode> nodes = new ArrayList<>(capacity(head.stored().nodeCount()));
+            h.createQuery("SELECT id, parent_id, name, kind, start_ns, self_time_ns, total_time_ns, shape, dtype, "
+                    + "device, bytes, peak_bytes, residual_bytes, storage_bytes FROM nodes WHERE run_key = :key "
+                    + "ORDER BY node_idx")
+                    .bind("key", key)
+                    .setFetchSize(FETCH_SIZE)
+                    .map((rs, ctx) -> new GraphNode(rs.getString("id"), rs.getString("parent_id"),
+                            rs.getString("name"), nodeKind(rs.getString("kind")), rs.getLong("start_ns"),
+                            rs.getLong("self_time_ns"), rs.getLong("total_time_ns"), shape(rs, "shape"),
+                            rs.getString("dtype"), rs.getString("device"), rs.getLong("bytes"),
+                            rs.getLong("peak_bytes"), rs.getLong("residual_bytes"),
+                            rs.getObject("storage_bytes", Long.class)))
+                    .forEach(nodes::add);
+            List<GraphEdge> edges = new ArrayList<>(capacity(head.stored().edgeCount()));
+            h.createQuery("SELECT from_id, to_id, kind, duration_ns, label FROM edges WHERE run_key = :key "
+                    + "ORDER BY edge_idx")
+                    .bind("key", key)
+                    .setFetchSize(FETCH_SIZE)
+                    .map((rs, ctx) -> new GraphEdge(rs.getString("from_id"), rs.getString("to_id"),
+                            GraphEdgeKind.valueOf(upper(rs.getString("kind"))), rs.getLong("duration_ns"),
+                            rs.getString("label")))
+                    .forEach(edges::add);
+            List<TensorRecord> tensors = new ArrayList<>();
+            h.createQuery("SELECT span_id, tensor_id, shape, dtype, device, requires_grad, storage_bytes, category "
+                    + "FROM tensors WHERE run_key = :key ORDER BY tensor_idx")
+                    .bind("key", key)
+                    .setFetchSize(FETCH_SIZE)
+                    .map((rs, ctx) -> new TensorRecord(rs.getString("span_id"), rs.getString("tensor_id"),
+                            shape(rs, "shape"), rs.getString("dtype"), rs.getString("device"),
+                            rs.getBoolean("requires_grad"), rs.getLong("storage_bytes"),
+                            category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
+                    .forEach(tensors::add);
+            List<TimelinePoint> timeline = new ArrayList<>();
+            h.createQuery("SELECT timestamp_ns, device, live_bytes, heap_bytes, free_bytes, " + TIMELINE_CATEGORIES
+                    + " FROM memory_timeline WHERE run_key = :key ORDER BY point_idx")
+                    .bind("key", key)
+                    .setFetchSize(FETCH_SIZE)
+                    .map((rs, ctx) -> new TimelinePoint(rs.getLong("timestamp_ns"), rs.getString("device"),
+                            rs.getLong("live_bytes"), rs.getLong("heap_bytes"), rs.getLong("free_bytes"),
+                            timelineCategories(rs)))
+                    .forEach(timeline::add);
+            List<LiveAllocation> breakdown = h.createQuery("SELECT tensor_id, span_id, op_name, bytes, shape, dtype, "
+                    + "device, category FROM memory_peak_breakdown WHERE run_key = :key ORDER BY rank")
+                    .bind("key", key)
+                    .setFetchSize(FETCH_SIZE)
+                    .map((rs, ctx) -> new LiveAllocation(rs.getString("tensor_id"), rs.getString("span_id"),
+                            rs.getString("op_name"), rs.getLong("bytes"), shape(rs, "shape"), rs.getString("dtype"),
+                            rs.getString("device"), category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
+                    .list();
+            GraphSummary summary = graphSummary(h, key, head);
+            MemoryProfile memory = new MemoryProfile(summary.memory(), timeline, breakdown, devices(h, key));
+            return Optional.of(new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors,
+                    gradients(h, key), summary, memory));
+        }));
+    }
+
+    private static Optional<Header> header(Handle h, long key) {
+        return h.createQuery("SELECT *, " + TAG_ARRAYS + ", " + COVERAGE_COLUMNS + ", "
+                + "ARRAY(SELECT c.key FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) AS category_keys, "
+                + "ARRAY(SELECT c.value::bigint FROM jsonb_each_text(peak_by_category) c ORDER BY c.key) "
+                + "AS category_bytes FROM run_overview WHERE run_key = :key")
+                .bind("key", key)
+                .map((rs, ctx) -> header(rs))
+                .findOne();
+    }
+
+    /** The graph summary of a run: its header's total and memory, and the stored top-8 lists. */
+    private static GraphSummary graphSummary(Handle h, long key, Header head) {
+        List<SlowSpan> slowest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
+                + "(e.v->>'self_time_ns')::bigint AS self_time_ns FROM graph_summaries g "
+                + "CROSS JOIN LATERAL jsonb_array_elements(g.slowest_spans) WITH ORDINALITY AS e(v, rank) "
+                + "WHERE g.run_key = :key ORDER BY e.rank")
+                .bind("key", key)
+                .map((rs, ctx) -> new SlowSpan(rs.getString("id"), rs.getString("name"),
+                        rs.getLong("self_time_ns")))
+                .list();
+        List<HeavySpan> heaviest = h.createQuery("SELECT e.v->>'id' AS id, e.v->>'name' AS name, "
+                + "(e.v->>'bytes')::bigint AS bytes, (e.v->>'peak_bytes')::bigint AS peak_bytes "
+                + "FROM graph_summaries g "
+                + "CROSS JOIN LATERAL jsonb_array_elements(g.heaviest_spans) WITH ORDINALITY AS e(v, rank) "
+                + "WHERE g.run_key = :key ORDER BY e.rank")
+                .bind("key", key)
+                .map((rs, ctx) -> new HeavySpan(rs.getString("id"), rs.getString("name"), rs.getLong("bytes"),
+                        rs.getLong("peak_bytes")))
+                .list();
+        return new GraphSummary(head.stored().meta().entrypoint(), head.totalMs(), slowest, heaviest, head.memory());
+    }
+
+    /** A run's devices in code point order of their names, as the memory analysis lists them. */
+    private static List<DeviceMemory> devices(Handle h, long key) {
+        List<DeviceMemory> devices = new ArrayList<>(h.createQuery("SELECT device, capacity_bytes, peak_bytes, "
+                + "peak_timestamp_ns, alloc_count, free_count FROM memory_devices WHERE run_key = :key")
+                .bind("key", key)
+                .map((rs, ctx) -> new DeviceMemory(rs.getString("device"), rs.getLong("capacity_bytes"),
+                        rs.getLong("peak_bytes"), rs.getLong("peak_timestamp_ns"), rs.getLong("alloc_count"),
+                        rs.getLong("free_count")))
+                .list());
+        devices.sort(Comparator.comparing(DeviceMemory::device, CodePointOrder.COMPARATOR));
+        return devices;
+    }
+
+    private static int capacity(long count) {
+        return (int) Math.min(Math.max(count, 0), Integer.MAX_VALUE - 8);
+    }
+
+    private static GraphNodeKind nodeKind(String wire) {
+        try {
+            return GraphNodeKind.valueOf(upper(wire));
+        } catch (IllegalArgumentException e) {
+            return GraphNodeKind.OTHER;
+        }
+    }
+
+    private static Shape shape(ResultSet rs, String column) throws SQLException {
+        java.sql.Array array = rs.getArray(column);
+        if (array == null) {
+            return null;
+        }
+        Long[] dims = (Long[]) array.getArray();
+        long[] values = new long[dims.length];
+        for (int i = 0; i < dims.length; i++) {
+            values[i] = dims[i];
+        }
+        return Shape.of(values);
+    }
+
+    /** A timeline point's categories: the columns that are not NULL. */
+    private static CategoryBytes timelineCategories(ResultSet rs) throws SQLException {
+        Map<MemoryCategory, Long> present = new EnumMap<>(MemoryCategory.class);
+        for (MemoryCategory category : MemoryCategory.ordered()) {
+            long bytes = rs.getLong(category.name().toLowerCase(Locale.ROOT) + "_bytes");
+            if (!rs.wasNull()) {
+                present.put(category, bytes);
+            }
+        }
+        return CategoryBytes.of(present);
     }
 
     @Override

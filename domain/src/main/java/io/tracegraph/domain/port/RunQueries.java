@@ -2,6 +2,7 @@ package io.tracegraph.domain.port;
 
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.run.PathHistoryPoint;
 import io.tracegraph.domain.run.ReadOnlySql;
@@ -32,6 +33,12 @@ public interface RunQueries {
 
     /** The run's metadata, health, graph summary and memory, or empty when it is no longer stored. */
     Optional<RunSummary> summary(RunRef run);
+
+    /**
+     * The run's whole execution graph as it was stored (nodes, edges, tensors, gradients, summary and
+     * memory profile, each in its stored order), or empty when the run is no longer stored.
+     */
+    Optional<ExecutionGraph> graph(RunRef run);
 
     /**
      * The run's semantic paths, each aggregated over its occurrences (as
