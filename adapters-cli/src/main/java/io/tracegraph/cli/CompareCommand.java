@@ -112,9 +112,6 @@ final class CompareCommand implements Callable<Integer> {
             Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return status;
-        } catch (RunSources.UnknownRun e) {
-            services.io().err().println("error: " + e.getMessage());
-            return ExitCode.REJECTED;
         }
     }
 

@@ -62,6 +62,12 @@ public final class Main {
 
     /** The one place that turns an unexpected exception into a one-line message and a status. */
     static int failure(CliIo io, Throwable e, boolean debug) {
+        if (e instanceof RunSources.UnknownRun unknown) {
+            // The user's reference names no run (or several): their input, not our failure.
+            io.err().println("error: " + unknown.getMessage());
+            io.err().flush();
+            return ExitCode.REJECTED;
+        }
         String message;
         if (e instanceof UncheckedIOException || e instanceof IOException) {
             Throwable io2 = e instanceof UncheckedIOException ? e.getCause() : e;

@@ -80,9 +80,6 @@ final class QueryCommand implements Callable<Integer> {
                 return ExitCode.REJECTED;
             }
             return write(GraphReports.report(kind, graph.get(), summary.get().health()));
-        } catch (RunSources.UnknownRun e) {
-            services.io().err().println("error: " + e.getMessage());
-            return ExitCode.REJECTED;
         }
     }
 

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 final class RunSources implements AutoCloseable {
     private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d+))?\\.\\.latest(?:~(\\d+))?");
 
-    /** A reference that names no run, or several: the user's input is at fault (exit 1). */
+    /** A reference that names no run, or several: the user's input is at fault (Main maps it to exit 1). */
     static final class UnknownRun extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

@@ -60,9 +60,6 @@ final class ShowCommand implements Callable<Integer> {
             Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return ExitCode.OK;
-        } catch (RunSources.UnknownRun e) {
-            services.io().err().println("error: " + e.getMessage());
-            return ExitCode.REJECTED;
         }
     }
 
