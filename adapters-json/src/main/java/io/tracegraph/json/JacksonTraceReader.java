@@ -16,8 +16,6 @@ import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -238,23 +236,7 @@ public final class JacksonTraceReader implements TraceReader {
         }
 
         private Block await(Future<Block> future) throws IOException {
-            try {
-                return future.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while reading " + source, e);
-            } catch (CancellationException e) {
-                throw new IOException("reading " + source + " was cancelled", e);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                if (cause instanceof Error error) {
-                    throw error;
-                }
-                throw new IOException(cause);
-            }
+            return Futures.get(future, "reading " + source);
         }
 
         private void consume(Block block) {

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -146,21 +145,7 @@ final class ParallelGraphWriter {
     /** Writes finished pieces in order until at most {@code keep} are pending. */
     private void drain(int keep) throws IOException {
         while (pending.size() > keep || (!pending.isEmpty() && pending.peek().isDone())) {
-            try {
-                out.write(pending.poll().get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while writing the graph", e);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof IOException io) {
-                    throw io;
-                }
-                if (cause instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                throw new IllegalStateException(cause);
-            }
+            out.write(Futures.get(pending.poll(), "writing the graph"));
         }
     }
 

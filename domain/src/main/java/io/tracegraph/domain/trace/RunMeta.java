@@ -35,9 +35,4 @@ public record RunMeta(
         sorted.putAll(Objects.requireNonNull(tags, "tags"));
         tags = java.util.Collections.unmodifiableSortedMap(sorted);
     }
-
-    public static RunMeta of(String runId, String entrypoint, ExecutionPhase phase, Map<String, String> tags) {
-        return new RunMeta(runId, runId, entrypoint, phase, "1970-01-01T00:00:00Z", 0, 0, "cpu",
-                TimingMode.HOST, new TreeMap<>(tags), null);
-    }
 }
