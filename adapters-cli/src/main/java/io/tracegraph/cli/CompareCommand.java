@@ -26,20 +26,23 @@ import picocli.CommandLine.Spec;
 /** {@code tracegraph compare BASE CAND} and {@code compare --baseline SET --candidate SET}. */
 @Command(header = "Compare two runs, or two sets of runs, span by span.", name = "compare", mixinStandardHelpOptions = true,
         description = {
-            "Compare two runs, or two sets of runs, span by span (spans are matched by semantic path,",
-            "the names from the root down; repeated paths are aggregated).",
+            "Compare two runs, or two sets of runs, span by span (spans are matched by semantic path, "
+                    + "the names from the root down; repeated paths are aggregated).",
             "",
-            "Two runs: base, candidate, delta and ratio of self and total time and of bytes and peak,",
-            "spans added and removed, gradients whose state changed (present -> missing, zero or",
-            "non_finite is flagged), total time and memory peak deltas; largest changes first.",
+            "Two runs: base, candidate, delta and ratio of self and total time and of bytes and peak, "
+                    + "spans added and removed, gradients whose state changed (present -> missing, zero or "
+                    + "non_finite is flagged), total time and memory peak deltas; largest changes first.",
             "",
-            "Two sets (--baseline/--candidate): per path the median of each side, the relative change",
-            "with a bootstrap confidence interval (fixed seed: reproducible) and a verdict: slower,",
-            "faster, unchanged or inconclusive. Single runs are noisy: use sets of runs for CI gates.",
+            "Two sets (--baseline/--candidate): per path the median of each side, the relative change "
+                    + "with a bootstrap confidence interval (fixed seed: reproducible) and a verdict: slower, "
+                    + "faster, unchanged or inconclusive. Slower and faster need the interval beyond the "
+                    + "threshold and a rank-sum test that stays significant after Holm's correction for the "
+                    + "number of paths, so untouched spans are not called slower by luck. Single runs are "
+                    + "noisy: use sets of runs (10 a side or more) for CI gates.",
             "",
-            "A run is a run_id, an unambiguous prefix, latest, latest~N, or a trace file (read without",
-            "a database). A set is a comma-separated list of those, tag:KEY=VALUE, or a range such",
-            "as latest~9..latest.",
+            "A run is a run_id, an unambiguous prefix, latest, latest~N, or a trace file (read without "
+                    + "a database). A set is a comma-separated list of those, tag:KEY=VALUE, or a range such "
+                    + "as latest~9..latest.",
         })
 final class CompareCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -67,7 +70,7 @@ final class CompareCommand implements Callable<Integer> {
     Double failOnRegression;
 
     @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
-            description = "Relative change below which a span counts as unchanged (default: ${DEFAULT-VALUE}%).")
+            description = "Relative change below which a span counts as unchanged, in percent (default: ${DEFAULT-VALUE}).")
     double threshold;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "50",

@@ -1,6 +1,7 @@
 package io.tracegraph.domain.compare;
 
 import io.tracegraph.domain.trace.CodePointOrder;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,17 +20,20 @@ import java.util.stream.Stream;
  * bootstrap: both sides are resampled with replacement (runs keep their quantities together), the
  * change is recomputed {@code resamples} times, and the interval spans the middle
  * {@code confidence} of those changes. A quantity is {@link Verdict#SLOWER} only when the whole
- * interval lies above {@code +threshold} (so noise smaller than the threshold cannot make it so),
- * {@link Verdict#FASTER} when it lies below {@code -threshold}, {@link Verdict#UNCHANGED} when it
- * lies within, and {@link Verdict#INCONCLUSIVE} otherwise or when a side has fewer than
+ * interval lies above {@code +threshold} (so noise smaller than the threshold cannot make it so)
+ * and, where its values vary, a one-sided {@linkplain RankSumTest rank-sum test} is significant
+ * with Holm's {@linkplain HolmCorrection correction} for all compared paths at the error rate
+ * {@code (1 - confidence) / 2} (so that among thousands of noisy spans none is called slower by luck);
+ * {@link Verdict#FASTER} likewise below {@code -threshold}; {@link Verdict#UNCHANGED} when the
+ * interval lies within; and {@link Verdict#INCONCLUSIVE} otherwise or when a side has fewer than
  * {@code minRunsPerSide} runs (of the whole group, or of those in which the path occurs).
  *
  * <p>Results are reproducible: the random numbers come from a {@link java.util.SplittableRandom}
  * seeded with {@code seed ^ pathHash} for each path, so a path's interval depends neither on the
  * other paths nor on the order of the runs (each side is taken in run-id order), and many paths are
- * computed in parallel without changing anything. {@code paths} is
- * sorted by the absolute relative change of self time, descending, then by path (code point order)
- * and hash; the one-sided lists by path.
+ * computed in parallel without changing anything. {@code paths} lists the paths found slower or
+ * faster first, then the others, each part sorted by the absolute relative change of self time,
+ * descending, then by path (code point order) and hash; the one-sided lists by path.
  */
 public record GroupComparison(
         int baselineRuns,
@@ -44,10 +48,16 @@ public record GroupComparison(
 
     /** From this many compared paths on, they are computed in parallel. */
     private static final int PARALLEL_PATHS = 256;
+    private static final int QUANTITIES = 3;
+    private static final int GREATER = 0;
+    private static final int LESS = 1;
     private static final long TOTAL_MS_SALT = 0x746f74616c5f6d73L;
     private static final long PEAK_BYTES_SALT = 0x7065616b5f627974L;
     private static final Comparator<PathComparison> BY_CHANGE =
-            Comparator.comparingDouble((PathComparison p) -> Math.abs(p.selfTimeNs().relativeChange())).reversed()
+            Comparator.comparingInt((PathComparison p) -> p.verdict() == Verdict.SLOWER
+                    || p.verdict() == Verdict.FASTER ? 0 : 1)
+                    .thenComparing(Comparator.comparingDouble(
+                            (PathComparison p) -> Math.abs(p.selfTimeNs().relativeChange())).reversed())
                     .thenComparing(PathComparison::path, CodePointOrder.COMPARATOR)
                     .thenComparingLong(PathComparison::pathHash);
     private static final Comparator<PathPresence> BY_PATH =
@@ -112,7 +122,9 @@ public record GroupComparison(
         // Paths are independent (each has its own random stream), so they may be computed in parallel
         // without changing the result.
         Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
-        List<PathComparison> compared = new ArrayList<>(work.map(o -> comparePath(o, options, enough)).toList());
+        List<Tested> tested = work.map(o -> comparePath(o, options, enough)).toList();
+        Confirmation confirmation = confirm(tested, options);
+        List<PathComparison> compared = new ArrayList<>(confirmation.paths());
         if (sparse > 0) {
             notes.add(sparse == 1
                     ? String.format(Locale.ROOT, "1 path occurs in fewer than %d runs of a side; its verdict is "
@@ -120,25 +132,129 @@ public record GroupComparison(
                     : String.format(Locale.ROOT, "%d paths occur in fewer than %d runs of a side; their verdicts are "
                             + "inconclusive", sparse, min));
         }
+        if (confirmation.unconfirmed() > 0) {
+            int unconfirmed = confirmation.unconfirmed();
+            notes.add(String.format(Locale.ROOT, "%s beyond the threshold %s inconclusive: the rank-sum test does "
+                    + "not confirm the change (%s tested, family-wise error rate %s%%)",
+                    unconfirmed == 1 ? "1 path whose interval lies" : unconfirmed + " paths whose intervals lie",
+                    unconfirmed == 1 ? "is" : "are", confirmation.tested() == 1 ? "1 path" : confirmation.tested()
+                            + " paths", percent(errorRate(options))));
+        }
         compared.sort(BY_CHANGE);
         onlyInBaseline.sort(BY_PATH);
         onlyInCandidate.sort(BY_PATH);
 
-        MetricComparison totalMs = MedianBootstrap.compare(new double[][] {totalMs(base)},
-                new double[][] {totalMs(cand)}, options.seed() ^ TOTAL_MS_SALT, options, enough)[0];
-        MetricComparison peakBytes = MedianBootstrap.compare(new double[][] {peakBytes(base)},
-                new double[][] {peakBytes(cand)}, options.seed() ^ PEAK_BYTES_SALT, options, enough)[0];
+        MetricComparison totalMs = runMetric(totalMs(base), totalMs(cand), TOTAL_MS_SALT, options, enough);
+        MetricComparison peakBytes = runMetric(peakBytes(base), peakBytes(cand), PEAK_BYTES_SALT, options, enough);
         return new GroupComparison(base.size(), cand.size(), options, notes, compared, onlyInBaseline,
                 onlyInCandidate, totalMs, peakBytes);
     }
 
-    private static PathComparison comparePath(Occurrences o, GroupOptions options, boolean enough) {
+    private static Tested comparePath(Occurrences o, GroupOptions options, boolean enough) {
         int min = options.minRunsPerSide();
         boolean pathEnough = enough && o.baseline.size() >= min && o.candidate.size() >= min;
-        MetricComparison[] metrics = MedianBootstrap.compare(values(o.baseline), values(o.candidate),
-                options.seed() ^ o.hash, options, pathEnough);
-        return new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(), metrics[0],
-                metrics[1], metrics[2]);
+        double[][] base = values(o.baseline);
+        double[][] cand = values(o.candidate);
+        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options,
+                pathEnough);
+        PathComparison path = new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(),
+                metrics[0], metrics[1], metrics[2]);
+        return new Tested(path, pathEnough, rankTests(base, cand));
+    }
+
+    /**
+     * A verdict of slower or faster needs two things: the interval beyond the threshold (the change
+     * is large enough to matter) and, where the values vary, the rank-sum test significant after
+     * Holm's correction for all tested paths (the change is not luck among many).
+     * Values that vary on neither side are measured, not estimated: their interval alone decides.
+     */
+    private static Confirmation confirm(List<Tested> tested, GroupOptions options) {
+        double alpha = errorRate(options);
+        List<Tested> family = tested.stream().filter(Tested::verdictPossible).toList();
+        boolean[][][] significant = new boolean[QUANTITIES][2][];
+        for (int quantity = 0; quantity < QUANTITIES; quantity++) {
+            for (int direction = 0; direction < 2; direction++) {
+                double[] p = new double[family.size()];
+                for (int i = 0; i < p.length; i++) {
+                    p[i] = family.get(i).tests()[quantity].pValue(direction);
+                }
+                significant[quantity][direction] = HolmCorrection.significant(p, alpha);
+            }
+        }
+        Map<Long, Integer> familyIndex = new HashMap<>();
+        for (int i = 0; i < family.size(); i++) {
+            familyIndex.put(family.get(i).path().pathHash(), i);
+        }
+        List<PathComparison> paths = new ArrayList<>(tested.size());
+        int unconfirmed = 0;
+        for (Tested t : tested) {
+            PathComparison p = t.path();
+            Integer index = familyIndex.get(p.pathHash());
+            if (index == null) {
+                paths.add(p);
+                continue;
+            }
+            MetricComparison[] metrics = {p.selfTimeNs(), p.totalTimeNs(), p.bytes()};
+            for (int quantity = 0; quantity < QUANTITIES; quantity++) {
+                RankTests test = t.tests()[quantity];
+                metrics[quantity] = confirmed(metrics[quantity], test.varies(),
+                        significant[quantity][GREATER][index], significant[quantity][LESS][index]);
+            }
+            if (metrics[1].verdict() != p.totalTimeNs().verdict()) {
+                unconfirmed++;
+            }
+            paths.add(new PathComparison(p.pathHash(), p.path(), p.kind(), p.baselineRuns(), p.candidateRuns(),
+                    metrics[0], metrics[1], metrics[2]));
+        }
+        return new Confirmation(paths, family.size(), unconfirmed);
+    }
+
+    private static MetricComparison runMetric(double[] base, double[] cand, long salt, GroupOptions options,
+            boolean enough) {
+        MetricComparison metric = MedianBootstrap.compare(new double[][] {base}, new double[][] {cand},
+                options.seed() ^ salt, options, enough)[0];
+        RankTests test = rankTests(new double[][] {base}, new double[][] {cand})[0];
+        double alpha = errorRate(options);
+        return confirmed(metric, test.varies(), test.pValue(GREATER) <= alpha, test.pValue(LESS) <= alpha);
+    }
+
+    private static MetricComparison confirmed(MetricComparison metric, boolean varies, boolean greater,
+            boolean less) {
+        boolean unconfirmed = varies && (metric.verdict() == Verdict.SLOWER && !greater
+                || metric.verdict() == Verdict.FASTER && !less);
+        return unconfirmed
+                ? new MetricComparison(metric.baselineMedian(), metric.candidateMedian(), metric.relativeChange(),
+                        metric.interval(), Verdict.INCONCLUSIVE)
+                : metric;
+    }
+
+    private static RankTests[] rankTests(double[][] base, double[][] cand) {
+        RankTests[] tests = new RankTests[base.length];
+        for (int q = 0; q < base.length; q++) {
+            boolean varies = varies(base[q]) || varies(cand[q]);
+            tests[q] = varies
+                    ? new RankTests(true, RankSumTest.pGreater(base[q], cand[q]), RankSumTest.pLess(base[q], cand[q]))
+                    : new RankTests(false, 1, 1);
+        }
+        return tests;
+    }
+
+    private static boolean varies(double[] values) {
+        for (double value : values) {
+            if (value != values[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One-sided tests, so each direction gets the tail the two-sided interval leaves it. */
+    private static double errorRate(GroupOptions options) {
+        return (1 - options.confidence()) / 2;
+    }
+
+    private static String percent(double fraction) {
+        return new BigDecimal(String.format(Locale.ROOT, "%.6g", fraction * 100)).stripTrailingZeros().toPlainString();
     }
 
     /** Whether both sides have at least {@code minRunsPerSide} runs. */
@@ -213,6 +329,21 @@ public record GroupComparison(
 
     private static double[] peakBytes(List<RunFacts> runs) {
         return runs.stream().mapToDouble(RunFacts::peakBytes).toArray();
+    }
+
+    /** A compared path before its verdicts are confirmed by the rank-sum tests. */
+    private record Tested(PathComparison path, boolean verdictPossible, RankTests[] tests) {
+    }
+
+    /** The one-sided p-values of one quantity ({@code varies}: whether any value differs from another). */
+    private record RankTests(boolean varies, double pGreater, double pLess) {
+        double pValue(int direction) {
+            return direction == GREATER ? pGreater : pLess;
+        }
+    }
+
+    /** The confirmed paths, how many could have a verdict, and how many total-time verdicts fell back. */
+    private record Confirmation(List<PathComparison> paths, int tested, int unconfirmed) {
     }
 
     /** A path's occurrences on each side (one per run), with the text and kind first seen. */

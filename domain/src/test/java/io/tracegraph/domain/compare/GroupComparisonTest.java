@@ -64,6 +64,51 @@ class GroupComparisonTest {
         }
     }
 
+    /**
+     * Thousands of untouched paths with realistic noise: each alone has a small chance of an
+     * interval beyond the threshold by luck, so without a correction for the number of paths some
+     * would be called slower. Only the one that really changed may be.
+     */
+    @Test
+    void callsNoUntouchedPathSlowerAmongThousandsOfNoisyOnes() {
+        for (long seed = 1; seed <= 3; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            List<RunFacts> baseline = new ArrayList<>();
+            List<RunFacts> candidate = new ArrayList<>();
+            for (int run = 0; run < 20; run++) {
+                boolean isCandidate = run >= 10;
+                List<PathStats> paths = new ArrayList<>();
+                for (int p = 0; p < 2000; p++) {
+                    double lognormal = Math.exp(0.2 * gaussian(random));
+                    long ns = Math.round(1_000_000 * lognormal * (isCandidate && p == 0 ? 2 : 1));
+                    paths.add(PathStats.of("span" + p, 1000L + p, "op", ns, ns, 0, 0));
+                }
+                (isCandidate ? candidate : baseline).add(new RunFacts((isCandidate ? "c" : "b") + run, 1, 1, paths));
+            }
+
+            GroupComparison result = GroupComparison.compare(baseline, candidate, DEFAULTS);
+
+            assertThat(pathsWith(result, Verdict.SLOWER)).as("data seed %d", seed).containsExactly("span0");
+            assertThat(result.pathsWith(Verdict.FASTER)).as("data seed %d", seed).isEmpty();
+        }
+    }
+
+    @Test
+    void saysWhenTheRankSumTestDoesNotConfirmAnIntervalBeyondTheThreshold() {
+        // 3 runs a side can never be significant: 1/20 is the smallest one-sided p-value.
+        GroupComparison result = GroupComparison.compare(runsOf("b", 100, 101, 102), runsOf("c", 200, 201, 202),
+                DEFAULTS);
+
+        assertThat(result.paths().get(0).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(result.paths().get(0).totalTimeNs().interval().lower()).isGreaterThan(0.05);
+        assertThat(result.notes()).containsExactly("1 path whose interval lies beyond the threshold is inconclusive: "
+                + "the rank-sum test does not confirm the change (1 path tested, family-wise error rate 2.5%)");
+    }
+
+    private static double gaussian(SplittableRandom random) {
+        return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+    }
+
     @Test
     void findsNothingSlowerBetweenTwoHalvesOfTheSameCommit() {
         for (long seed = 1; seed <= 20; seed++) {
@@ -147,9 +192,10 @@ class GroupComparisonTest {
         GroupComparison result = GroupComparison.compare(baseline, candidate, DEFAULTS);
 
         assertThat(result.paths()).extracting(PathComparison::path, PathComparison::baselineRuns,
-                PathComparison::candidateRuns, PathComparison::verdict).containsExactly(
-                        tuple("rare", 2, 2, Verdict.INCONCLUSIVE),
-                        tuple("a", 5, 6, Verdict.SLOWER));
+                PathComparison::candidateRuns, PathComparison::verdict).as("verdicts first, then the largest change")
+                .containsExactly(
+                        tuple("a", 5, 6, Verdict.SLOWER),
+                        tuple("rare", 2, 2, Verdict.INCONCLUSIVE));
         assertThat(row(result, "rare").totalTimeNs().interval()).isNull();
         assertThat(result.notes())
                 .containsExactly("1 path occurs in fewer than 3 runs of a side; its verdict is inconclusive");
