@@ -87,6 +87,11 @@ public final class SyntheticTrace {
     private String device = "cuda:0";
     private String runId;
     private final Map<String, String> tags = new LinkedHashMap<>();
+    private Long timingSeed;
+    private String slowedSpan;
+    private double slowdown = 1;
+    private String growingSpan;
+    private int extraTensors;
 
     private SyntheticTrace(Shape shape, int size) {
         this.shape = shape;
@@ -154,6 +159,44 @@ public final class SyntheticTrace {
     /** Adds (or replaces) a meta tag; written after the generated ones, or in place of one. */
     public SyntheticTrace tag(String key, String value) {
         tags.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    /**
+     * Draws op durations and gaps from {@code seed} instead of the model's seed: runs of one model
+     * (same {@link #seed}, so the same structure, sizes and gradient states) with their own timing
+     * noise, as repeated runs of one commit are.
+     */
+    public SyntheticTrace timingSeed(long seed) {
+        this.timingSeed = seed;
+        return this;
+    }
+
+    /**
+     * Stretches every span named {@code spanName} to {@code factor} times its duration, the added
+     * time spent in the span itself (its ops and child spans keep their durations): the span's self
+     * and total time and its ancestors' total time grow, nothing else does.
+     */
+    public SyntheticTrace slowSpan(String spanName, double factor) {
+        if (!(factor >= 1 && Double.isFinite(factor))) {
+            throw new IllegalArgumentException("factor must be at least 1: " + factor);
+        }
+        this.slowedSpan = Objects.requireNonNull(spanName, "spanName");
+        this.slowdown = factor;
+        return this;
+    }
+
+    /**
+     * Where a span named {@code spanName} first starts, allocates {@code tensors} workspace tensors
+     * (category {@code other}, the size of the fp32 logits) that stay live until the optimizer
+     * step ends (training) or the step ends (inference): the memory peak grows by their size.
+     */
+    public SyntheticTrace growMemory(String spanName, int tensors) {
+        if (tensors < 0) {
+            throw new IllegalArgumentException("tensors must be >= 0: " + tensors);
+        }
+        this.growingSpan = Objects.requireNonNull(spanName, "spanName");
+        this.extraTensors = tensors;
         return this;
     }
 
@@ -514,6 +557,10 @@ public final class SyntheticTrace {
         final boolean train;
         final boolean cuda;
         final SplittableRandom rng;
+        /** Durations and gaps: {@link #rng} unless a timing seed is given. */
+        final SplittableRandom timing;
+        /** Workspace tensors of {@link SyntheticTrace#growMemory} once allocated. */
+        int[] workspace;
         final Kind[] kinds;
         final int layers;
         final int dim;
@@ -537,6 +584,7 @@ public final class SyntheticTrace {
         int nextSpan = 1;
         int[] stackId = new int[64];
         long[] stackStart = new long[64];
+        boolean[] stackSlowed = new boolean[64];
         int depth;
         long now;
 
@@ -548,6 +596,7 @@ public final class SyntheticTrace {
             this.train = spec.shape == Shape.TRAIN;
             this.cuda = spec.device.startsWith("cuda");
             this.rng = dry ? null : plan.rng;
+            this.timing = dry || spec.timingSeed == null ? rng : new SplittableRandom(spec.timingSeed);
             this.kinds = kinds(plan.cfg);
             this.layers = plan.layers;
             this.dim = plan.cfg.dim;
@@ -566,14 +615,14 @@ public final class SyntheticTrace {
         // ----- random timing (never consulted in dry runs, so structure never depends on it)
 
         long gap(int lo, int hi) {
-            return dry ? 0 : lo + rng.nextInt(hi - lo);
+            return dry ? 0 : lo + timing.nextInt(hi - lo);
         }
 
         long duration(String name, Kind k) {
             if (dry) {
                 return 0;
             }
-            long base = cuda ? 1_800 + rng.nextInt(1_600) : 120 + rng.nextInt(900);
+            long base = cuda ? 1_800 + timing.nextInt(1_600) : 120 + timing.nextInt(900);
             long work;
             if (name.startsWith("matmul")) {
                 work = k.elems * 2 * dim / (cuda ? 40_000 : 40);
@@ -716,12 +765,20 @@ public final class SyntheticTrace {
             if (depth == stackId.length) {
                 stackId = Arrays.copyOf(stackId, depth * 2);
                 stackStart = Arrays.copyOf(stackStart, depth * 2);
+                stackSlowed = Arrays.copyOf(stackSlowed, depth * 2);
             }
             stackId[depth] = id;
             stackStart[depth] = now;
+            stackSlowed[depth] = name.equals(spec.slowedSpan);
             depth++;
             if (!dry) {
                 writeSpanStart(id, parent, name, now, spanKind, measured, step);
+                if (workspace == null && spec.extraTensors > 0 && name.equals(spec.growingSpan)) {
+                    workspace = new int[spec.extraTensors];
+                    for (int i = 0; i < workspace.length; i++) {
+                        workspace[i] = memAlloc(K_BTV32, CAT_OTHER, null);
+                    }
+                }
             }
             now += gap(20, 400);
             return id;
@@ -735,6 +792,9 @@ public final class SyntheticTrace {
         long end() {
             now += gap(40, 300);
             depth--;
+            if (stackSlowed[depth]) {
+                now += Math.round((now - stackStart[depth]) * (spec.slowdown - 1));
+            }
             if (!dry) {
                 writeSpanEnd(stackId[depth], now - stackStart[depth]);
             }
@@ -743,6 +803,15 @@ public final class SyntheticTrace {
 
         int currentSpan() {
             return stackId[depth - 1];
+        }
+
+        /** Frees the workspace tensors of {@link SyntheticTrace#growMemory}, if any were allocated. */
+        void releaseWorkspace() {
+            if (workspace != null) {
+                for (int t : workspace) {
+                    free(t);
+                }
+            }
         }
 
         // ----- shared parts
@@ -1282,6 +1351,7 @@ public final class SyntheticTrace {
             optimizerGroup("AdamW::update[head]", grads, LNF_W, HEAD);
             end();
             inOptimizer = false;
+            releaseWorkspace();
             deviceMemory();
             gradients();
             end();
@@ -1336,6 +1406,7 @@ public final class SyntheticTrace {
             free(host);
             free(tokens);
             end();
+            releaseWorkspace();
             deviceMemory();
             end();
             deviceMemory();

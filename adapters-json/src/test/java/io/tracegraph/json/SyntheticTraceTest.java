@@ -87,6 +87,43 @@ class SyntheticTraceTest {
                 .isNotEqualTo(text(SyntheticTrace.inference().ops(2_000).seed(2)));
     }
 
+    /** Runs of one model: the same records but for their times, so the same paths and gradients. */
+    @Test
+    void timingSeedsVaryOnlyTheTimesOfOneModel() {
+        String first = text(SyntheticTrace.training().ops(2_000).seed(9).timingSeed(1));
+        String second = text(SyntheticTrace.training().ops(2_000).seed(9).timingSeed(2));
+
+        assertThat(first).isNotEqualTo(second);
+        assertThat(withoutTimes(first)).isEqualTo(withoutTimes(second));
+    }
+
+    @Test
+    void slowingAndGrowingASpanKeepTheTraceTrusted() {
+        SyntheticTrace base = SyntheticTrace.training().ops(2_000).seed(9).timingSeed(1);
+        String plain = text(base);
+        String changed = text(base.slowSpan("cross_entropy", 3).growMemory("cross_entropy", 2));
+
+        Summary summary = check(changed);
+        assertThat(summary.ops).isEqualTo(2_000);
+        assertThat(summary.allocs).isEqualTo(check(plain).allocs + 2);
+        assertThat(summary.frees).isEqualTo(check(plain).frees + 2);
+        assertThat(spanDuration(changed, "cross_entropy")).isGreaterThanOrEqualTo(3 * spanDuration(plain,
+                "cross_entropy") - 1);
+    }
+
+    private static String withoutTimes(String text) {
+        return text.replaceAll("\"(start_ns|duration_ns|timestamp_ns)\":\\d+", "\"$1\":0");
+    }
+
+    /** The duration of the first span named {@code name}. */
+    private static long spanDuration(String text, String name) {
+        String id = text.lines().filter(l -> l.startsWith("{\"kind\":\"span_start\"") && l.contains(
+                "\"name\":\"" + name + "\"")).findFirst().orElseThrow().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+        String end = text.lines().filter(l -> l.startsWith("{\"kind\":\"span_end\",\"id\":\"" + id + "\""))
+                .findFirst().orElseThrow();
+        return Long.parseLong(end.replaceAll(".*\"duration_ns\":(\\d+).*", "$1"));
+    }
+
     @Test
     void fileWriterAndGzipOutputsAreTheSameText(@TempDir Path dir) throws IOException {
         SyntheticTrace trace = SyntheticTrace.training().ops(3_000).seed(5).tag("note", "ünïcödé ✓");
