@@ -67,7 +67,8 @@ import java.util.zip.GZIPOutputStream;
  * of a few bytes each is kept), about 690 bytes per op for training.
  *
  * <p>Command line: {@code SyntheticTrace [train|infer|deep|wide] N OUTFILE [--seed S]
- * [--device D] [--run-id ID] [--tag KEY=VALUE]...}; {@code N} is the op count for train/infer,
+ * [--timing-seed S] [--device D] [--run-id ID] [--tag KEY=VALUE]... [--slow SPAN=FACTOR]
+ * [--grow SPAN=TENSORS]}; {@code N} is the op count for train/infer,
  * the depth for deep and the number of children for wide. A name ending in {@code .gz} is
  * gzip-compressed.
  */
@@ -1813,6 +1814,25 @@ public final class SyntheticTrace {
                 case "--seed": trace.seed(Long.parseLong(v)); break;
                 case "--device": trace.device(v); break;
                 case "--run-id": trace.runId(v); break;
+                case "--timing-seed": trace.timingSeed(Long.parseLong(v)); break;
+                case "--slow": {
+                    int eq = v.lastIndexOf('=');
+                    if (eq <= 0) {
+                        usage("--slow needs SPAN=FACTOR: " + v);
+                        return;
+                    }
+                    trace.slowSpan(v.substring(0, eq), Double.parseDouble(v.substring(eq + 1)));
+                    break;
+                }
+                case "--grow": {
+                    int eq = v.lastIndexOf('=');
+                    if (eq <= 0) {
+                        usage("--grow needs SPAN=TENSORS: " + v);
+                        return;
+                    }
+                    trace.growMemory(v.substring(0, eq), Integer.parseInt(v.substring(eq + 1)));
+                    break;
+                }
                 case "--tag": {
                     int eq = v.indexOf('=');
                     if (eq <= 0) {
@@ -1836,8 +1856,8 @@ public final class SyntheticTrace {
 
     private static void usage(String problem) {
         System.err.println("SyntheticTrace: " + problem);
-        System.err.println("usage: SyntheticTrace [train|infer|deep|wide] N OUTFILE [--seed S] [--device D]"
-                + " [--run-id ID] [--tag KEY=VALUE]...");
+        System.err.println("usage: SyntheticTrace [train|infer|deep|wide] N OUTFILE [--seed S] [--timing-seed S]"
+                + " [--device D] [--run-id ID] [--tag KEY=VALUE]... [--slow SPAN=FACTOR] [--grow SPAN=TENSORS]");
         System.exit(2);
     }
 
