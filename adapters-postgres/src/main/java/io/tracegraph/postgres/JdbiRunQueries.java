@@ -63,8 +63,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
@@ -377,44 +379,79 @@ public final class JdbiRunQueries implements RunQueries {
     @Override
     public List<RunFacts> facts(List<RunRef> runs) {
         List<RunRef> wanted = List.copyOf(runs);
-        if (wanted.isEmpty()) {
+        int n = wanted.size();
+        if (n == 0) {
             return List.of();
         }
         // The first run is read with its path texts; the runs compared with it mostly have the same
-        // paths, so they are read without texts and only the texts still unknown are fetched.
+        // paths, so they are read without texts and only the texts still unknown are fetched. Each
+        // reader keeps one connection for all the runs it reads (a new one costs tens of ms):
+        // the helpers connect while the first run is being read, then all take runs in turn.
         Map<Long, String> texts = new ConcurrentHashMap<>();
-        List<RunFacts> facts = new ArrayList<>(wanted.size());
-        facts.add(facts(wanted.get(0), texts, true));
-        List<RunRef> rest = wanted.subList(1, wanted.size());
-        if (rest.size() <= 1 || parallelism == 1) {
-            rest.forEach(run -> facts.add(facts(run, texts, false)));
-            return List.copyOf(facts);
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, rest.size()), task -> {
+        RunFacts[] facts = new RunFacts[n];
+        AtomicInteger next = new AtomicInteger(1);
+        CountDownLatch firstRead = new CountDownLatch(1);
+        int helpers = Math.min(parallelism, n - 1) - 1;
+        ExecutorService pool = helpers <= 0 ? null : Executors.newFixedThreadPool(helpers, task -> {
             Thread thread = new Thread(task, "tracegraph-run-facts");
             thread.setDaemon(true);
             return thread;
         });
         try {
-            List<CompletableFuture<RunFacts>> futures = rest.stream()
-                    .map(run -> CompletableFuture.supplyAsync(() -> facts(run, texts, false), pool))
-                    .toList();
-            for (CompletableFuture<RunFacts> future : futures) {
-                facts.add(future.join());
+            List<CompletableFuture<Void>> readers = new ArrayList<>();
+            for (int i = 0; i < helpers; i++) {
+                readers.add(CompletableFuture.runAsync(() -> call(() -> {
+                    try (Handle h = jdbi.open()) {
+                        firstRead.await();
+                        readRuns(h, wanted, facts, next, texts);
+                    } catch (InterruptedException e) {
+                        // Only when the reading is abandoned: the runs not taken are the caller's.
+                        Thread.currentThread().interrupt();
+                    }
+                    return null;
+                }), pool));
             }
-            return List.copyOf(facts);
+            try {
+                call(() -> {
+                    try (Handle h = jdbi.open()) {
+                        facts[0] = facts(h, wanted.get(0), texts, true);
+                        firstRead.countDown();
+                        readRuns(h, wanted, facts, next, texts);
+                    }
+                    return null;
+                });
+            } finally {
+                // On failure the helpers find no run left to read.
+                next.set(n);
+                firstRead.countDown();
+            }
+            for (CompletableFuture<Void> reader : readers) {
+                reader.join();
+            }
+            return List.of(facts);
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }
             throw e;
         } finally {
-            pool.shutdownNow();
+            if (pool != null) {
+                pool.shutdownNow();
+            }
         }
     }
 
-    private RunFacts facts(RunRef run, Map<Long, String> texts, boolean withTexts) {
-        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+    /** Reads the runs whose index {@code next} hands out, until none is left. */
+    private static void readRuns(Handle h, List<RunRef> runs, RunFacts[] facts, AtomicInteger next,
+            Map<Long, String> texts) throws SQLException {
+        for (int i = next.getAndIncrement(); i < runs.size(); i = next.getAndIncrement()) {
+            facts[i] = facts(h, runs.get(i), texts, false);
+        }
+    }
+
+    private static RunFacts facts(Handle handle, RunRef run, Map<Long, String> texts, boolean withTexts)
+            throws SQLException {
+        return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             Map<String, Object> totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes "
                     + "FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
                     .bind("key", run.key())
@@ -425,7 +462,7 @@ public final class JdbiRunQueries implements RunQueries {
             return new RunFacts(run.runId(), ((Number) totals.get("total_ms")).doubleValue(),
                     ((Number) totals.get("peak_bytes")).longValue(), pathStats(h, run.key(), texts, withTexts),
                     gradients);
-        }));
+        });
     }
 
     @Override

@@ -374,6 +374,20 @@ class JdbiRunQueriesIT {
     }
 
     @Test
+    void readsTheSameFactsWithOneConnectionOrMany() {
+        List<RunRef> runs = List.of(found("beta-1"), found("alpha-1"), found("alpha-2"), found(ODD_ID),
+                found("alpha-1"));
+        List<RunFacts> alone = new JdbiRunQueries(jdbi, 1).facts(runs);
+
+        assertThat(new JdbiRunQueries(jdbi, 4).facts(runs)).isEqualTo(alone);
+        assertThat(alone).extracting(RunFacts::runId).containsExactly("beta-1", "alpha-1", "alpha-2", ODD_ID,
+                "alpha-1");
+        assertThatThrownBy(() -> new JdbiRunQueries(jdbi, 4).facts(List.of(found("alpha-1"), found("alpha-2"),
+                new RunRef(-1, "gone"), found("beta-1")))).isInstanceOf(DatabaseException.class)
+                .hasMessage("run `gone` is no longer stored");
+    }
+
+    @Test
     void readsGradientsInTraceOrder() {
         assertThat(queries.gradients(found("alpha-2"))).isEqualTo(stored.get("alpha-2").graph().gradients());
         assertThat(queries.gradients(found("beta-1"))).isEmpty();
