@@ -98,7 +98,7 @@ final class CompareCommand implements Callable<Integer> {
             if (sets) {
                 GroupOptions defaults = GroupOptions.defaults();
                 GroupOptions options = new GroupOptions(defaults.seed(), defaults.resamples(), defaults.confidence(),
-                        threshold / 100.0, defaults.minRunsPerSide());
+                        threshold / 100.0, defaults.minRunsPerSide(), defaults.maxTestedPaths());
                 GroupComparison comparison = GroupComparison.compare(sources.group(baseline),
                         sources.group(candidate), options);
                 report = group(comparison);

@@ -73,7 +73,7 @@ final class QueryCommand implements Callable<Integer> {
         }
         try (RunSources sources = new RunSources(services, database)) {
             RunRef ref = sources.resolve(run);
-            Optional<ExecutionGraph> graph = sources.queries().graph(ref);
+            Optional<ExecutionGraph> graph = sources.queries().graph(ref, GraphReports.parts(kind));
             Optional<RunSummary> summary = graph.isPresent() ? sources.queries().summary(ref) : Optional.empty();
             if (summary.isEmpty()) {
                 services.io().err().println("error: run `" + ref.runId() + "` is no longer stored");

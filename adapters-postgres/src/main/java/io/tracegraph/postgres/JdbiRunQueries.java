@@ -39,7 +39,6 @@ import io.tracegraph.domain.trace.ExecutionPhase;
 import io.tracegraph.domain.trace.GradientState;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.RunMeta;
-import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.domain.trace.TimingMode;
 import java.sql.Connection;
@@ -54,12 +53,12 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -219,7 +218,7 @@ public final class JdbiRunQueries implements RunQueries {
     }
 
     @Override
-    public Optional<ExecutionGraph> graph(RunRef run) {
+    public Optional<ExecutionGraph> graph(RunRef run, Set<GraphPart> parts) {
         return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             Optional<Header> header = header(h, run.key());
             if (header.isEmpty()) {
@@ -227,60 +226,81 @@ public final class JdbiRunQueries implements RunQueries {
             }
             Header head = header.get();
             long key = run.key();
-            List<GraphNode> nodes = new ArrayList<>(capacity(head.stored().nodeCount()));
-            h.createQuery("SELECT id, parent_id, name, kind, start_ns, self_time_ns, total_time_ns, shape, dtype, "
-                    + "device, bytes, peak_bytes, residual_bytes, storage_bytes FROM nodes WHERE run_key = :key "
-                    + "ORDER BY node_idx")
-                    .bind("key", key)
-                    .setFetchSize(FETCH_SIZE)
-                    .map((rs, ctx) -> new GraphNode(rs.getString("id"), rs.getString("parent_id"),
-                            rs.getString("name"), nodeKind(rs.getString("kind")), rs.getLong("start_ns"),
-                            rs.getLong("self_time_ns"), rs.getLong("total_time_ns"), shape(rs, "shape"),
-                            rs.getString("dtype"), rs.getString("device"), rs.getLong("bytes"),
-                            rs.getLong("peak_bytes"), rs.getLong("residual_bytes"),
-                            rs.getObject("storage_bytes", Long.class)))
-                    .forEach(nodes::add);
-            List<GraphEdge> edges = new ArrayList<>(capacity(head.stored().edgeCount()));
-            h.createQuery("SELECT from_id, to_id, kind, duration_ns, label FROM edges WHERE run_key = :key "
-                    + "ORDER BY edge_idx")
-                    .bind("key", key)
-                    .setFetchSize(FETCH_SIZE)
-                    .map((rs, ctx) -> new GraphEdge(rs.getString("from_id"), rs.getString("to_id"),
-                            GraphEdgeKind.valueOf(upper(rs.getString("kind"))), rs.getLong("duration_ns"),
-                            rs.getString("label")))
-                    .forEach(edges::add);
-            List<TensorRecord> tensors = new ArrayList<>();
-            h.createQuery("SELECT span_id, tensor_id, shape, dtype, device, requires_grad, storage_bytes, category "
-                    + "FROM tensors WHERE run_key = :key ORDER BY tensor_idx")
-                    .bind("key", key)
-                    .setFetchSize(FETCH_SIZE)
-                    .map((rs, ctx) -> new TensorRecord(rs.getString("span_id"), rs.getString("tensor_id"),
-                            shape(rs, "shape"), rs.getString("dtype"), rs.getString("device"),
-                            rs.getBoolean("requires_grad"), rs.getLong("storage_bytes"),
-                            category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
-                    .forEach(tensors::add);
-            List<TimelinePoint> timeline = new ArrayList<>();
-            h.createQuery("SELECT timestamp_ns, device, live_bytes, heap_bytes, free_bytes, " + TIMELINE_CATEGORIES
-                    + " FROM memory_timeline WHERE run_key = :key ORDER BY point_idx")
-                    .bind("key", key)
-                    .setFetchSize(FETCH_SIZE)
-                    .map((rs, ctx) -> new TimelinePoint(rs.getLong("timestamp_ns"), rs.getString("device"),
-                            rs.getLong("live_bytes"), rs.getLong("heap_bytes"), rs.getLong("free_bytes"),
-                            timelineCategories(rs)))
-                    .forEach(timeline::add);
-            List<LiveAllocation> breakdown = h.createQuery("SELECT tensor_id, span_id, op_name, bytes, shape, dtype, "
-                    + "device, category FROM memory_peak_breakdown WHERE run_key = :key ORDER BY rank")
-                    .bind("key", key)
-                    .setFetchSize(FETCH_SIZE)
-                    .map((rs, ctx) -> new LiveAllocation(rs.getString("tensor_id"), rs.getString("span_id"),
-                            rs.getString("op_name"), rs.getLong("bytes"), shape(rs, "shape"), rs.getString("dtype"),
-                            rs.getString("device"), category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
-                    .list();
+            List<GraphNode> nodes = parts.contains(GraphPart.NODES) ? nodes(h, key, head) : List.of();
+            List<GraphEdge> edges = parts.contains(GraphPart.EDGES) ? edges(h, key, head) : List.of();
+            List<TensorRecord> tensors = parts.contains(GraphPart.TENSORS) ? tensors(h, key) : List.of();
+            List<GradientRecord> gradients = parts.contains(GraphPart.GRADIENTS) ? gradients(h, key) : List.of();
             GraphSummary summary = graphSummary(h, key, head);
-            MemoryProfile memory = new MemoryProfile(summary.memory(), timeline, breakdown, devices(h, key));
-            return Optional.of(new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors,
-                    gradients(h, key), summary, memory));
+            MemoryProfile memory = parts.contains(GraphPart.MEMORY)
+                    ? new MemoryProfile(summary.memory(), timeline(h, key), peakBreakdown(h, key), devices(h, key))
+                    : new MemoryProfile(summary.memory(), List.of(), List.of(), List.of());
+            return Optional.of(new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients,
+                    summary, memory));
         }));
+    }
+
+    private static List<GraphNode> nodes(Handle h, long key, Header head) {
+        List<GraphNode> nodes = new ArrayList<>(capacity(head.stored().nodeCount()));
+        h.createQuery("SELECT id, parent_id, name, kind, start_ns, self_time_ns, total_time_ns, shape, dtype, "
+                + "device, bytes, peak_bytes, residual_bytes, storage_bytes FROM nodes WHERE run_key = :key "
+                + "ORDER BY node_idx")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new GraphNode(rs.getString("id"), rs.getString("parent_id"),
+                        rs.getString("name"), nodeKind(rs.getString("kind")), rs.getLong("start_ns"),
+                        rs.getLong("self_time_ns"), rs.getLong("total_time_ns"), shape(rs, "shape"),
+                        rs.getString("dtype"), rs.getString("device"), rs.getLong("bytes"),
+                        rs.getLong("peak_bytes"), rs.getLong("residual_bytes"),
+                        rs.getObject("storage_bytes", Long.class)))
+                .forEach(nodes::add);
+        return nodes;
+    }
+
+    private static List<GraphEdge> edges(Handle h, long key, Header head) {
+        List<GraphEdge> edges = new ArrayList<>(capacity(head.stored().edgeCount()));
+        h.createQuery("SELECT from_id, to_id, kind, duration_ns, label FROM edges WHERE run_key = :key "
+                + "ORDER BY edge_idx")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new GraphEdge(rs.getString("from_id"), rs.getString("to_id"),
+                        GraphEdgeKind.valueOf(upper(rs.getString("kind"))), rs.getLong("duration_ns"),
+                        rs.getString("label")))
+                .forEach(edges::add);
+        return edges;
+    }
+
+    private static List<TensorRecord> tensors(Handle h, long key) {
+        return h.createQuery("SELECT span_id, tensor_id, shape, dtype, device, requires_grad, storage_bytes, "
+                + "category FROM tensors WHERE run_key = :key ORDER BY tensor_idx")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new TensorRecord(rs.getString("span_id"), rs.getString("tensor_id"),
+                        shape(rs, "shape"), rs.getString("dtype"), rs.getString("device"),
+                        rs.getBoolean("requires_grad"), rs.getLong("storage_bytes"),
+                        category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
+                .list();
+    }
+
+    private static List<TimelinePoint> timeline(Handle h, long key) {
+        return h.createQuery("SELECT timestamp_ns, device, live_bytes, heap_bytes, free_bytes, "
+                + TIMELINE_CATEGORIES + " FROM memory_timeline WHERE run_key = :key ORDER BY point_idx")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new TimelinePoint(rs.getLong("timestamp_ns"), rs.getString("device"),
+                        rs.getLong("live_bytes"), rs.getLong("heap_bytes"), rs.getLong("free_bytes"),
+                        timelineCategories(rs)))
+                .list();
+    }
+
+    private static List<LiveAllocation> peakBreakdown(Handle h, long key) {
+        return h.createQuery("SELECT tensor_id, span_id, op_name, bytes, shape, dtype, device, category "
+                + "FROM memory_peak_breakdown WHERE run_key = :key ORDER BY rank")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new LiveAllocation(rs.getString("tensor_id"), rs.getString("span_id"),
+                        rs.getString("op_name"), rs.getLong("bytes"), shape(rs, "shape"), rs.getString("dtype"),
+                        rs.getString("device"), category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
+                .list();
     }
 
     private static Optional<Header> header(Handle h, long key) {
@@ -367,8 +387,7 @@ public final class JdbiRunQueries implements RunQueries {
 
     @Override
     public List<PathStats> pathStats(RunRef run) {
-        List<PathStats> stats = call(() -> jdbi.withHandle(h -> pathStats(h, run.key(), new HashMap<>(), true)));
-        return PathStats.aggregate(stats);
+        return call(() -> jdbi.withHandle(h -> pathStats(h, run.key(), new HashMap<>(), true)));
     }
 
     @Override
@@ -588,78 +607,50 @@ public final class JdbiRunQueries implements RunQueries {
     }
 
     /**
-     * A run's paths: its nodes read in node order and aggregated here as {@link PathStats#aggregate}
-     * aggregates a graph's nodes (sums saturating, largest peak, the first occurrence's kind), in the
-     * order of their first occurrence. The {@code run_paths} view gives the same figures, but
-     * aggregating in PostgreSQL costs more than shipping the rows when most paths occur once.
+     * A run's paths as stored at import ({@code path_stats}: aggregated as {@link PathStats#ofGraph}
+     * aggregates a graph's nodes), in path order.
      *
      * <p>{@code texts} maps path hashes to path texts, shared by the runs read together: the texts
      * are read with the rows when {@code withTexts}, else only those not known yet, afterwards.
      */
     private static List<PathStats> pathStats(Handle h, long key, Map<Long, String> texts, boolean withTexts) {
-        Map<Long, PathTotals> byHash = new LinkedHashMap<>();
-        h.createQuery("SELECT path_hash, kind, self_time_ns, total_time_ns, bytes, peak_bytes"
-                + (withTexts ? ", path" : "") + " FROM nodes WHERE run_key = :key ORDER BY node_idx")
+        List<StoredPath> rows = h.createQuery("SELECT path_hash, kind, count, self_time_ns, total_time_ns, bytes, "
+                + "peak_bytes" + (withTexts ? ", path" : "") + " FROM path_stats WHERE run_key = :key "
+                + "ORDER BY path_rank")
                 .bind("key", key)
-                .map((rs, ctx) -> new NodeRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
-                        rs.getLong(5), rs.getLong(6), withTexts ? rs.getString(7) : null))
-                .forEach(row -> {
-                    if (row.path() != null) {
-                        texts.putIfAbsent(row.hash(), row.path());
-                    }
-                    PathTotals totals = byHash.get(row.hash());
-                    if (totals == null) {
-                        byHash.put(row.hash(), new PathTotals(row));
-                    } else {
-                        totals.add(row);
-                    }
-                });
-        List<Long> missing = byHash.keySet().stream().filter(hash -> !texts.containsKey(hash)).toList();
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new StoredPath(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                        rs.getLong(5), rs.getLong(6), rs.getLong(7), withTexts ? rs.getString(8) : null))
+                .list();
+        List<Long> missing = new ArrayList<>();
+        for (StoredPath row : rows) {
+            if (row.path() != null) {
+                texts.putIfAbsent(row.hash(), row.path());
+            } else if (!texts.containsKey(row.hash())) {
+                missing.add(row.hash());
+            }
+        }
         if (!missing.isEmpty()) {
-            // Few: probe them through nodes_run_path; many: read the run's texts whole.
-            var query = missing.size() * 4 < byHash.size()
-                    ? h.createQuery("SELECT path_hash, path FROM nodes WHERE run_key = :key "
+            // Few: probe them; many: read the run's texts whole.
+            var query = missing.size() * 4 < rows.size()
+                    ? h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key "
                             + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, missing)
-                    : h.createQuery("SELECT path_hash, path FROM nodes WHERE run_key = :key");
+                    : h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key");
             query.bind("key", key)
                     .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
                     .forEach(text -> texts.putIfAbsent(text.getKey(), text.getValue()));
         }
-        List<PathStats> stats = new ArrayList<>(byHash.size());
-        byHash.forEach((hash, t) -> stats.add(new PathStats(texts.get(hash), hash, t.kind, t.count, t.selfTimeNs,
-                t.totalTimeNs, t.bytes, t.peakBytes)));
+        List<PathStats> stats = new ArrayList<>(rows.size());
+        for (StoredPath row : rows) {
+            stats.add(new PathStats(row.path() != null ? row.path() : texts.get(row.hash()), row.hash(), row.kind(),
+                    row.count(), row.selfTimeNs(), row.totalTimeNs(), row.bytes(), row.peakBytes()));
+        }
         return stats;
     }
 
-    /** A node as {@link #pathStats(Handle, long, Map, boolean)} reads it; {@code path} may be null. */
-    private record NodeRow(long hash, String kind, long selfTimeNs, long totalTimeNs, long bytes, long peakBytes,
-            String path) {
-    }
-
-    /** One path's occurrences so far, summed as {@link PathStats#plus} does. */
-    private static final class PathTotals {
-        final String kind;
-        long count = 1;
-        long selfTimeNs;
-        long totalTimeNs;
-        long bytes;
-        long peakBytes;
-
-        PathTotals(NodeRow first) {
-            kind = first.kind();
-            selfTimeNs = first.selfTimeNs();
-            totalTimeNs = first.totalTimeNs();
-            bytes = first.bytes();
-            peakBytes = first.peakBytes();
-        }
-
-        void add(NodeRow next) {
-            count++;
-            selfTimeNs = Saturating.add(selfTimeNs, next.selfTimeNs());
-            totalTimeNs = Saturating.add(totalTimeNs, next.totalTimeNs());
-            bytes = Saturating.add(bytes, next.bytes());
-            peakBytes = Math.max(peakBytes, next.peakBytes());
-        }
+    /** A path_stats row as {@link #pathStats(Handle, long, Map, boolean)} reads it; {@code path} may be null. */
+    private record StoredPath(long hash, String kind, long count, long selfTimeNs, long totalTimeNs, long bytes,
+            long peakBytes, String path) {
     }
 
     private static PathStats pathStats(ResultSet rs) throws SQLException {

@@ -1,5 +1,6 @@
 package io.tracegraph.postgres;
 
+import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
@@ -170,6 +171,17 @@ public final class JdbiRunStore implements RunStore {
                         .int8(n.selfTimeNs()).int8(n.totalTimeNs()).int8Array(n.shape()).text(n.dtype())
                         .text(n.device()).int8(n.bytes()).int8(n.peakBytes()).int8(n.residualBytes())
                         .int8(n.storageBytes());
+                rows.endRow();
+            }
+            rows.finish();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "path_stats", "run_key, path_rank, path_hash, path, kind, count, "
+                + "self_time_ns, total_time_ns, bytes, peak_bytes")) {
+            List<PathStats> stats = PathStats.ofGraph(g.spans(), paths);
+            for (int i = 0; i < stats.size(); i++) {
+                PathStats p = stats.get(i);
+                rows.int8(key).int4(i).int8(p.pathHash()).text(p.path()).text(p.kind()).int8(p.count())
+                        .int8(p.selfTimeNs()).int8(p.totalTimeNs()).int8(p.bytes()).int8(p.peakBytes());
                 rows.endRow();
             }
             rows.finish();

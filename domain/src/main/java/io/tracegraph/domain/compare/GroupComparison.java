@@ -5,10 +5,12 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -25,8 +27,11 @@ import java.util.stream.Stream;
  * with Holm's {@linkplain HolmCorrection correction} for all compared paths at the error rate
  * {@code (1 - confidence) / 2} (so that among thousands of noisy spans none is called slower by luck);
  * {@link Verdict#FASTER} likewise below {@code -threshold}; {@link Verdict#UNCHANGED} when the
- * interval lies within; and {@link Verdict#INCONCLUSIVE} otherwise or when a side has fewer than
- * {@code minRunsPerSide} runs (of the whole group, or of those in which the path occurs).
+ * interval lies within; and {@link Verdict#INCONCLUSIVE} otherwise, when a side has fewer than
+ * {@code minRunsPerSide} runs (of the whole group, or of those in which the path occurs), or when
+ * the path is not among the {@code maxTestedPaths} with the most total time (both sides together),
+ * which alone are tested: a model of 50,000 spans cannot have them all confirmed by ten runs, and
+ * the spans that matter are the big ones.
  *
  * <p>Results are reproducible: the random numbers come from a {@link java.util.SplittableRandom}
  * seeded with {@code seed ^ pathHash} for each path, so a path's interval depends neither on the
@@ -121,8 +126,9 @@ public record GroupComparison(
         }
         // Paths are independent (each has its own random stream), so they may be computed in parallel
         // without changing the result.
+        Set<Long> family = testedFamily(both, options, enough);
         Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
-        List<Tested> tested = work.map(o -> comparePath(o, options, enough)).toList();
+        List<Tested> tested = work.map(o -> comparePath(o, options, family.contains(o.hash))).toList();
         Confirmation confirmation = confirm(tested, options);
         List<PathComparison> compared = new ArrayList<>(confirmation.paths());
         if (sparse > 0) {
@@ -131,6 +137,13 @@ public record GroupComparison(
                             + "inconclusive", min)
                     : String.format(Locale.ROOT, "%d paths occur in fewer than %d runs of a side; their verdicts are "
                             + "inconclusive", sparse, min));
+        }
+        int untested = (int) both.stream().filter(o -> enough && o.baseline.size() >= min && o.candidate.size() >= min)
+                .count() - family.size();
+        if (untested > 0) {
+            notes.add(String.format(Locale.ROOT, "%d %s less total time than the %d largest %s not tested: medians "
+                    + "and changes only, verdict inconclusive", untested, untested == 1 ? "path with" : "paths with",
+                    family.size(), untested == 1 ? "is" : "are"));
         }
         if (confirmation.unconfirmed() > 0) {
             int unconfirmed = confirmation.unconfirmed();
@@ -150,16 +163,44 @@ public record GroupComparison(
                 onlyInCandidate, totalMs, peakBytes);
     }
 
-    private static Tested comparePath(Occurrences o, GroupOptions options, boolean enough) {
-        int min = options.minRunsPerSide();
-        boolean pathEnough = enough && o.baseline.size() >= min && o.candidate.size() >= min;
+    private static Tested comparePath(Occurrences o, GroupOptions options, boolean tested) {
         double[][] base = values(o.baseline);
         double[][] cand = values(o.candidate);
-        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options,
-                pathEnough);
+        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options, tested);
         PathComparison path = new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(),
                 metrics[0], metrics[1], metrics[2]);
-        return new Tested(path, pathEnough, rankTests(base, cand));
+        return new Tested(path, tested, tested ? rankTests(base, cand) : null);
+    }
+
+    /**
+     * The paths that get an interval and a verdict: those with enough runs on each side, at most
+     * {@code maxTestedPaths} of them, the ones with the largest median total time of both sides
+     * together. Chosen without looking at which side a run is on, the choice leaves the rank-sum
+     * test's chances untouched when nothing changed (its statistic is independent of the pooled
+     * values), so Holm's correction need only count these paths.
+     */
+    private static Set<Long> testedFamily(List<Occurrences> both, GroupOptions options, boolean enough) {
+        if (!enough) {
+            return Set.of();
+        }
+        int min = options.minRunsPerSide();
+        record Pooled(long hash, double medianTotal) {
+        }
+        List<Pooled> candidates = new ArrayList<>();
+        for (Occurrences o : both) {
+            if (o.baseline.size() >= min && o.candidate.size() >= min) {
+                double[] totals = Stream.concat(o.baseline.stream(), o.candidate.stream())
+                        .mapToDouble(PathStats::totalTimeNs).toArray();
+                candidates.add(new Pooled(o.hash, MedianBootstrap.median(totals)));
+            }
+        }
+        candidates.sort(Comparator.comparingDouble(Pooled::medianTotal).reversed()
+                .thenComparingLong(Pooled::hash));
+        Set<Long> family = new HashSet<>();
+        for (Pooled p : candidates.subList(0, Math.min(candidates.size(), options.maxTestedPaths()))) {
+            family.add(p.hash());
+        }
+        return family;
     }
 
     /**
@@ -331,7 +372,7 @@ public record GroupComparison(
         return runs.stream().mapToDouble(RunFacts::peakBytes).toArray();
     }
 
-    /** A compared path before its verdicts are confirmed by the rank-sum tests. */
+    /** A compared path before its verdicts are confirmed by the rank-sum tests (null when not tested). */
     private record Tested(PathComparison path, boolean verdictPossible, RankTests[] tests) {
     }
 

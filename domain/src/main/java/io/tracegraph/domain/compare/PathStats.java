@@ -77,7 +77,11 @@ public record PathStats(
 
     /** The per-path statistics of a graph's nodes, keyed by their semantic paths, in path order. */
     public static List<PathStats> ofGraph(List<GraphNode> nodes) {
-        SemanticPaths paths = SemanticPaths.of(nodes);
+        return ofGraph(nodes, SemanticPaths.of(nodes));
+    }
+
+    /** {@link #ofGraph(List)} with the nodes' semantic paths already worked out. */
+    public static List<PathStats> ofGraph(List<GraphNode> nodes, SemanticPaths paths) {
         List<PathStats> occurrences = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
             GraphNode node = nodes.get(i);

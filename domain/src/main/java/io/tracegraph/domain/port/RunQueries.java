@@ -12,8 +12,10 @@ import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.run.RunResolution;
 import io.tracegraph.domain.run.RunSummary;
 import io.tracegraph.domain.run.SqlOutcome;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Answers questions about stored runs. Nothing here changes the store.
@@ -38,7 +40,23 @@ public interface RunQueries {
      * The run's whole execution graph as it was stored (nodes, edges, tensors, gradients, summary and
      * memory profile, each in its stored order), or empty when the run is no longer stored.
      */
-    Optional<ExecutionGraph> graph(RunRef run);
+    default Optional<ExecutionGraph> graph(RunRef run) {
+        return graph(run, EnumSet.allOf(GraphPart.class));
+    }
+
+    /**
+     * The run's execution graph with only the {@code parts} asked for read (the others empty: no
+     * nodes, no edges, ..., a memory profile with its summary only); the summary always comes.
+     * A query about the slowest spans of a 100,000-node run need not read its 250,000 edges.
+     */
+    Optional<ExecutionGraph> graph(RunRef run, Set<GraphPart> parts);
+
+    /** The parts of a stored graph that {@link #graph(RunRef, Set)} reads on request. */
+    enum GraphPart {
+        NODES, EDGES, TENSORS, GRADIENTS,
+        /** The memory profile's timeline, peak breakdown and devices (its summary always comes). */
+        MEMORY
+    }
 
     /**
      * The run's semantic paths, each aggregated over its occurrences (as
@@ -52,8 +70,7 @@ public interface RunQueries {
 
     /**
      * What a comparison needs of each run (total time, memory peak, paths and gradients), in the
-     * order given. Each run's paths are aggregated like {@link #pathStats} but listed in the order of
-     * their first occurrence (comparisons sort their results themselves). Runs are read concurrently;
+     * order given, each run's paths as {@link #pathStats} gives them. Runs are read concurrently;
      * this fails when one of them is no longer stored.
      */
     List<RunFacts> facts(List<RunRef> runs);

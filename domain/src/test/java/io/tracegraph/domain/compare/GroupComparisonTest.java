@@ -94,6 +94,37 @@ class GroupComparisonTest {
     }
 
     @Test
+    void testsOnlyThePathsWithTheMostTimeAndSaysSo() {
+        SplittableRandom random = new SplittableRandom(5);
+        List<RunFacts> baseline = new ArrayList<>();
+        List<RunFacts> candidate = new ArrayList<>();
+        for (int run = 0; run < 20; run++) {
+            boolean isCandidate = run >= 10;
+            List<PathStats> paths = new ArrayList<>();
+            for (int p = 0; p < 30; p++) {
+                // Path p takes (p + 1) ms; the candidate doubles the smallest and the largest.
+                double slow = isCandidate && (p == 0 || p == 29) ? 2 : 1;
+                long ns = Math.round((p + 1) * 1_000_000 * slow * (1 + 0.02 * random.nextDouble()));
+                paths.add(PathStats.of("span" + p, 1000L + p, "op", ns, ns, 0, 0));
+            }
+            (isCandidate ? candidate : baseline).add(new RunFacts((isCandidate ? "c" : "b") + run, 1, 1, paths));
+        }
+
+        GroupComparison result = GroupComparison.compare(baseline, candidate, DEFAULTS.withMaxTestedPaths(10));
+
+        assertThat(pathsWith(result, Verdict.SLOWER)).containsExactly("span29");
+        PathComparison smallest = row(result, "span0");
+        assertThat(smallest.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(smallest.totalTimeNs().interval()).isNull();
+        assertThat(smallest.totalTimeNs().relativeChange()).isCloseTo(1.0, within(0.05));
+        assertThat(result.paths()).filteredOn(p -> p.totalTimeNs().interval() != null).extracting(PathComparison::path)
+                .containsExactlyInAnyOrder("span20", "span21", "span22", "span23", "span24", "span25", "span26",
+                        "span27", "span28", "span29");
+        assertThat(result.notes()).contains("20 paths with less total time than the 10 largest are not tested: "
+                + "medians and changes only, verdict inconclusive");
+    }
+
+    @Test
     void saysWhenTheRankSumTestDoesNotConfirmAnIntervalBeyondTheThreshold() {
         // 3 runs a side can never be significant: 1/20 is the smallest one-sided p-value.
         GroupComparison result = GroupComparison.compare(runsOf("b", 100, 101, 102), runsOf("c", 200, 201, 202),
@@ -322,7 +353,7 @@ class GroupComparisonTest {
         assertThatThrownBy(() -> DEFAULTS.withConfidence(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DEFAULTS.withThreshold(-0.01)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DEFAULTS.withMinRunsPerSide(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(DEFAULTS).isEqualTo(new GroupOptions(GroupOptions.DEFAULT_SEED, 2000, 0.95, 0.05, 3));
+        assertThat(DEFAULTS).isEqualTo(new GroupOptions(GroupOptions.DEFAULT_SEED, 2000, 0.95, 0.05, 3, 1000));
     }
 
     private static MetricComparison onlyMetric(List<RunFacts> baseline, List<RunFacts> candidate,
