@@ -85,7 +85,10 @@ final class MedianBootstrap {
 
     /** The median; of an even number of values, the mean of the middle two. */
     static double median(double[] values) {
-        return sortedMedian(values, order(values));
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return (sorted[(n - 1) / 2] + sorted[n / 2]) / 2;
     }
 
     /**
