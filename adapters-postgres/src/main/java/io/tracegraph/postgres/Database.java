@@ -1,7 +1,10 @@
 package io.tracegraph.postgres;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.OptionalInt;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -79,6 +82,10 @@ public final class Database implements AutoCloseable {
     }
 
     private void migrate(String migrations) {
+        if (MIGRATIONS.equals(migrations) && upToDate()) {
+            // Every command opens the store: one query instead of Flyway's start-up and checks.
+            return;
+        }
         try {
             MigrateResult result = Flyway.configure(Database.class.getClassLoader())
                     .dataSource(dataSource)
@@ -94,6 +101,25 @@ public final class Database implements AutoCloseable {
             }
         } catch (FlywayException e) {
             throw wrap("cannot migrate the database at " + config.describe(), e);
+        }
+    }
+
+    /**
+     * Whether the database has applied the newest migration this build ships, successfully. False
+     * when the schema history is missing (a new database) or cannot be read: Flyway then decides.
+     */
+    private boolean upToDate() {
+        OptionalInt shipped = Migrations.newestVersion();
+        if (shipped.isEmpty()) {
+            return false;
+        }
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT max(version::integer) FROM flyway_schema_history "
+                        + "WHERE success AND version ~ '^[0-9]+$'")) {
+            return rs.next() && rs.getInt(1) == shipped.getAsInt();
+        } catch (SQLException e) {
+            return false;
         }
     }
 
