@@ -10,6 +10,7 @@ import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.compare.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,8 +163,8 @@ final class CompareCommand implements Callable<Integer> {
         facts.put("candidate_runs", (long) c.candidateRuns());
         facts.put("threshold_percent", threshold);
         facts.put("notes", String.join("; ", c.notes()));
-        metric(facts, "total_ms", c.totalMs());
-        metric(facts, "peak_bytes", c.peakBytes());
+        metric(facts, "total_ms", c.totalMs(), wire(c.totalMs().verdict()));
+        metric(facts, "peak_bytes", c.peakBytes(), sizeVerdict(c.peakBytes().verdict()));
         Table.Builder paths = Table.named("paths", "path", "kind", "verdict", "self_base_median_ns",
                 "self_candidate_median_ns", "self_change_percent", "self_ci_low_percent", "self_ci_high_percent",
                 "total_base_median_ns", "total_candidate_median_ns", "total_change_percent", "total_ci_low_percent",
@@ -182,11 +183,20 @@ final class CompareCommand implements Callable<Integer> {
                 presences("only_in_candidate", c.onlyInCandidate())));
     }
 
-    private static void metric(Map<String, Object> facts, String name, MetricComparison m) {
+    private static void metric(Map<String, Object> facts, String name, MetricComparison m, String verdict) {
         facts.put(name + "_base_median", m.baselineMedian());
         facts.put(name + "_candidate_median", m.candidateMedian());
         facts.put(name + "_change_percent", pct(m.relativeChange()));
-        facts.put(name + "_verdict", wire(m.verdict()));
+        facts.put(name + "_verdict", verdict);
+    }
+
+    /** A verdict about bytes in the words of bytes: bigger and smaller rather than slower and faster. */
+    private static String sizeVerdict(Verdict verdict) {
+        return switch (verdict) {
+            case SLOWER -> "bigger";
+            case FASTER -> "smaller";
+            default -> wire(verdict);
+        };
     }
 
     private Table presences(String name, List<PathPresence> paths) {

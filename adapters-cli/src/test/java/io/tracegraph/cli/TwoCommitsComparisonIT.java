@@ -88,7 +88,7 @@ class TwoCommitsComparisonIT {
         assertThat(pathsWith(result, "faster")).isEmpty();
         assertThat(result.get("paths").get(0).get("path").asText()).as("the regression is listed first")
                 .isEqualTo(slowed);
-        assertThat(result.get("peak_bytes_verdict").asText()).isEqualTo("slower");
+        assertThat(result.get("peak_bytes_verdict").asText()).isEqualTo("bigger");
         assertThat(result.get("peak_bytes_change_percent").asDouble()).isPositive();
         // The slowed span is about 1% of the update: the run as a whole did not change enough to matter.
         assertThat(result.get("total_ms_verdict").asText()).isIn("unchanged", "inconclusive");
