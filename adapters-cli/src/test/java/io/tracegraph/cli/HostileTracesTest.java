@@ -182,7 +182,7 @@ class HostileTracesTest {
     }
 
     /** A meta line, then one record padded to 100 MiB on line 2, then a line that is never reached. */
-    private static void writeLongLineTrace(OutputStream out) throws IOException {
+    static void writeLongLineTrace(OutputStream out) throws IOException {
         out.write(META.getBytes(StandardCharsets.UTF_8));
         out.write("{\"kind\":\"op\",\"pad\":\"".getBytes(StandardCharsets.UTF_8));
         byte[] pad = new byte[1 << 20];
