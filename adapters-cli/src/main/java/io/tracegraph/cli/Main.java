@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
 import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.json.JacksonTraceReader;
 import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
@@ -48,7 +49,7 @@ public final class Main {
         cli.setErr(io.err());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e, debug(parseResult)));
         cli.setParameterExceptionHandler((e, args) -> {
-            io.err().println("error: " + e.getMessage());
+            io.error(e.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(e, io.err());
             io.err().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return ExitCode.USAGE;
@@ -64,8 +65,12 @@ public final class Main {
     static int failure(CliIo io, Throwable e, boolean debug) {
         if (e instanceof RunSources.UnknownRun unknown) {
             // The user's reference names no run (or several): their input, not our failure.
-            io.err().println("error: " + unknown.getMessage());
-            io.err().flush();
+            io.error(unknown.getMessage());
+            return ExitCode.REJECTED;
+        }
+        if (e instanceof MalformedTraceException malformed) {
+            // A trace the use cases did not catch is still the trace's fault.
+            io.error(malformed.problem().render());
             return ExitCode.REJECTED;
         }
         String message;
@@ -85,7 +90,7 @@ public final class Main {
         } else {
             message = "internal error: " + e + (debug ? "" : " (run with --debug for the stack trace)");
         }
-        io.err().println("error: " + message);
+        io.error(message);
         if (debug) {
             e.printStackTrace(io.err());
         }

@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -148,6 +150,30 @@ class HostileTracesTest {
 
                 assertOneLineRejection(run, args);
                 assertThat(run.err()).startsWith("error: " + file + ":");
+            }
+        }
+    }
+
+    @Test
+    void lineBreaksAndEscapeSequencesInIdsAndFileNamesAreShownNotObeyed() throws IOException {
+        String root = "{\"kind\":\"span_start\",\"id\":\"root\",\"name\":\"n\",\"start_ns\":0,"
+                + "\"span_kind\":\"function\",\"measured\":true}\n";
+        String rootEnd = "{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":9}\n";
+        Map<String, String> traces = new LinkedHashMap<>();
+        traces.put("forged-line.jsonl", META + root + "{\"kind\":\"span_start\",\"id\":\"a\\nerror: forged\","
+                + "\"parent_id\":\"root\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n" + rootEnd);
+        traces.put("terminal-escape.jsonl", META + "{\"kind\":\"span_end\",\"id\":\"x\\u001b[2J\\u202eevil\"}\n");
+        traces.put("kind-with-newline.jsonl", META + "{\"kind\":\"span\\nstart\",\"id\":\"r\"}\n");
+        traces.put("file\nname\u001b[31m.jsonl", "{}\n");
+        for (Map.Entry<String, String> trace : traces.entrySet()) {
+            Path file = Files.writeString(dir.resolve(trace.getKey()), trace.getValue());
+            for (String command : List.of("build", "check")) {
+                CliRun run = CliRun.of(command, file.toString());
+
+                assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.REJECTED);
+                assertThat(run.err().lines()).as(trace.getKey()).hasSize(1);
+                assertThat(run.err()).as(trace.getKey()).startsWith("error: ").doesNotContain("\u001b", "\u202e")
+                        .containsAnyOf("\\n", "\\u001b");
             }
         }
     }
