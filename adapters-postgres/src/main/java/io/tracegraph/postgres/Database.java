@@ -42,6 +42,23 @@ public final class Database implements AutoCloseable {
         return open(config, MIGRATIONS);
     }
 
+    /**
+     * Connects to {@code config}'s database as it is, without migrating: for a login that may only
+     * read (the embedded server's {@code tracegraph_reader}).
+     *
+     * @throws DatabaseException when the database cannot be reached
+     */
+    public static Database connect(DatabaseConfig config) {
+        Database database = new Database(config, dataSource(config));
+        try {
+            database.checkConnection();
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        return database;
+    }
+
     static Database open(DatabaseConfig config, String migrations) {
         PGSimpleDataSource dataSource = dataSource(config);
         Database database = new Database(config, dataSource);

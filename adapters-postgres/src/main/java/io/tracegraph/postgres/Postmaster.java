@@ -161,6 +161,16 @@ final class Postmaster {
         }
     }
 
+    /** Creates or updates the read-only role of {@code tracegraph sql}, logged in as the superuser. */
+    void ensureReader(int port, String password, String readerPassword) {
+        try (Connection c = dataSource(port, password, DATABASE, 10).getConnection()) {
+            ReaderRole.ensure(c, readerPassword);
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot set up the read-only role " + ReaderRole.NAME
+                    + " of the embedded PostgreSQL: " + DatabaseException.databaseMessage(e), e);
+        }
+    }
+
     /**
      * After postgres was killed: end its orphaned children, which still hold its shared memory,
      * and remove the stale pid file.
