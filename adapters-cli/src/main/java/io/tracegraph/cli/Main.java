@@ -44,10 +44,13 @@ public final class Main {
         TraceReader reader = new JacksonTraceReader();
         Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
                 Map.copyOf(env));
+        long serverLog = EmbeddedPostgresServer.logEnd(home);
         CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
         cli.setOut(io.out());
         cli.setErr(io.err());
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e, debug(parseResult)));
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io,
+                e instanceof DatabaseException ? explained((DatabaseException) e, home, serverLog) : e,
+                debug(parseResult)));
         cli.setParameterExceptionHandler((e, args) -> {
             io.error(e.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(e, io.err());
@@ -55,6 +58,18 @@ public final class Main {
             return ExitCode.USAGE;
         });
         return cli;
+    }
+
+    /** A database failure with what the embedded server logged meanwhile, when it crashed or ran out of disk. */
+    private static Exception explained(DatabaseException e, Path home, long serverLogBefore) {
+        String message = e.getMessage();
+        if (message.contains("No space left on device") || message.contains("Read-only file system")) {
+            return e; // the server's own words already say it
+        }
+        return EmbeddedPostgresServer.troubleSince(home, serverLogBefore)
+                .<Exception>map(trouble -> new DatabaseException(message + "; the embedded PostgreSQL logged: "
+                        + trouble, e))
+                .orElse(e);
     }
 
     private static boolean debug(CommandLine.ParseResult parseResult) {

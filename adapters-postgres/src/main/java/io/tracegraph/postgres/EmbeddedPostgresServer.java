@@ -122,6 +122,19 @@ public final class EmbeddedPostgresServer {
         });
     }
 
+    /** Where the home's server log ends now (0 when there is none yet), for {@link #troubleSince}. */
+    public static long logEnd(Path home) {
+        return HomeFiles.size(home.resolve("postgres.log"));
+    }
+
+    /**
+     * The last line of serious trouble (a PANIC, a full disk, a read-only file system) the home's
+     * server logged after {@code logEnd}, to explain a dropped connection in one line.
+     */
+    public static Optional<String> troubleSince(Path home, long logEnd) {
+        return new Postmaster(home).trouble(logEnd);
+    }
+
     /** A hold on the running server; closing the last one in any process stops an unpinned server. */
     public static final class Lease implements AutoCloseable {
         private final Local local;

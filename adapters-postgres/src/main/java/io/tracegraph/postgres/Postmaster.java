@@ -293,6 +293,20 @@ final class Postmaster {
                 "-c", "shared_buffers=256MB");
     }
 
+    /**
+     * The last line of serious trouble postgres logged after {@code since}: a PANIC (it restarted),
+     * a full disk or a read-only file system. A client whose server crashed under it only sees its
+     * connection drop; this says why.
+     */
+    Optional<String> trouble(long since) {
+        String written = HomeFiles.readFrom(log, since);
+        return written.lines()
+                .filter(l -> l.contains("PANIC:") || l.contains("No space left on device")
+                        || l.contains("Read-only file system"))
+                .map(l -> LOG_PREFIX.matcher(l).replaceFirst("").strip())
+                .reduce((first, second) -> second);
+    }
+
     /** The newest error lines postgres wrote since {@code logStart}, else pg_ctl's own output. */
     private String failure(long logStart, Result result) {
         String written = HomeFiles.readFrom(log, logStart);
