@@ -170,11 +170,15 @@ class HostileImportIT {
         assertThat(summary.get("duplicates_skipped").asLong()).isEqualTo(9_999);
         assertThat(seconds).as("seconds for the batch").isLessThan(120);
 
-        assertThat(store.rows("SELECT source_name FROM runs ORDER BY source_name").stream().map(r -> (String) r.get(0)))
+        List<String> sources = store.rows("SELECT source_name FROM runs").stream().map(r -> (String) r.get(0))
+                .collect(Collectors.toList());
+        // The 10,000 tiny entries have the same content: whichever job got there first stored it.
+        assertThat(sources).filteredOn(source -> source.startsWith(tinyTar + "!tiny/run-")).hasSize(1);
+        assertThat(sources).filteredOn(source -> !source.startsWith(tinyTar + "!"))
                 .containsExactlyInAnyOrder(good1.toString(), cut + "!good-2.jsonl",
                         evilTar + "!../../" + parentEscape.getFileName(), evilTar + "!" + absolute,
                         evilZip + "!../" + zipEscape.getFileName(), evilZip + "!" + zipAbsolute,
-                        links.resolve("good-8.jsonl").toString(), tinyTar + "!tiny/run-00000.jsonl", good9.toString());
+                        links.resolve("good-8.jsonl").toString(), good9.toString());
         assertThat(store.count("SELECT count(*) FROM runs WHERE node_count <> (SELECT count(*) FROM nodes n "
                 + "WHERE n.run_key = runs.run_key)")).isZero();
         assertThat(tree(dir)).as("nothing written beside the inputs").isEqualTo(before);
