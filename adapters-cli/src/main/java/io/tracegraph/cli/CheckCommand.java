@@ -44,7 +44,7 @@ final class CheckCommand implements Callable<Integer> {
         HealthResult.Checked checked = (HealthResult.Checked) result;
         Output.write(services.io(), output, out -> GraphJsonWriter.writeHealth(checked.health(), out));
         if (!checked.health().trusted()) {
-            services.io().err().println("error: " + checked.health().untrustedMessage());
+            services.io().error(checked.health().untrustedMessage());
             return ExitCode.REJECTED;
         }
         return ExitCode.OK;

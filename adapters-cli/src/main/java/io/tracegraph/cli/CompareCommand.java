@@ -104,7 +104,7 @@ final class CompareCommand implements Callable<Integer> {
                         sources.group(candidate), options);
                 report = group(comparison);
                 if (failOnRegression != null && comparison.regressionOver(failOnRegression / 100.0)) {
-                    services.io().err().println("error: regression: a span, the total time or the memory peak is "
+                    services.io().error("regression: a span, the total time or the memory peak is "
                             + "slower (or bigger) by more than " + failOnRegression + "%");
                     status = ExitCode.REJECTED;
                 }

@@ -57,7 +57,7 @@ final class DbCommand implements Callable<Integer> {
     int url(@Mixin CommonOptions common) {
         Optional<DatabaseConfig> running = EmbeddedPostgresServer.running(home());
         if (running.isEmpty()) {
-            services.io().err().println("error: the embedded database is not running; start it with"
+            services.io().error("the embedded database is not running; start it with"
                     + " `tracegraph db start`");
             return ExitCode.FAILURE;
         }

@@ -47,7 +47,7 @@ final class HistoryCommand implements Callable<Integer> {
         try (RunSources sources = new RunSources(services, database)) {
             List<PathHistoryPoint> points = sources.queries().history(path, entrypoint);
             if (points.isEmpty()) {
-                services.io().err().println("error: no stored run has the path `" + path + "`");
+                services.io().error("no stored run has the path `" + path + "`");
                 return ExitCode.REJECTED;
             }
             Format chosen = format.chosen(services.io());

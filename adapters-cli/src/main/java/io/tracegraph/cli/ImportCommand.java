@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
             "Archives are streamed, never extracted. Each trusted trace is stored as one run, whole or",
             "not at all; content already stored is skipped; malformed and untrusted traces are rejected",
             "with their reason and the rest is imported. Ends with a summary.",
-            "Exits 0 when nothing was rejected, 1 when some input was, 3 when the database failed.",
+            "Exits 0 when nothing was rejected, 1 when some input was (now, or its content by an earlier",
+            "import), 3 when the database or the file system failed.",
         })
 final class ImportCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -86,7 +87,8 @@ final class ImportCommand implements Callable<Integer> {
         }
         Format chosen = format.chosen(services.io());
         Output.write(services.io(), null, out -> ReportRenderer.render(summary(report), chosen, out));
-        return report.rejected() > 0 ? ExitCode.REJECTED : ExitCode.OK;
+        // Content rejected by an earlier import is still not stored: the user must hear of it.
+        return report.rejections().isEmpty() ? ExitCode.OK : ExitCode.REJECTED;
     }
 
     static Report summary(ImportReport r) {

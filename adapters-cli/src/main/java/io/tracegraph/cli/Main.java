@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
 import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.json.JacksonTraceReader;
 import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
@@ -43,17 +44,32 @@ public final class Main {
         TraceReader reader = new JacksonTraceReader();
         Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
                 Map.copyOf(env));
+        long serverLog = EmbeddedPostgresServer.logEnd(home);
         CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
         cli.setOut(io.out());
         cli.setErr(io.err());
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e, debug(parseResult)));
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io,
+                e instanceof DatabaseException ? explained((DatabaseException) e, home, serverLog) : e,
+                debug(parseResult)));
         cli.setParameterExceptionHandler((e, args) -> {
-            io.err().println("error: " + e.getMessage());
+            io.error(e.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(e, io.err());
             io.err().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return ExitCode.USAGE;
         });
         return cli;
+    }
+
+    /** A database failure with what the embedded server logged meanwhile, when it crashed or ran out of disk. */
+    private static Exception explained(DatabaseException e, Path home, long serverLogBefore) {
+        String message = e.getMessage();
+        if (message.contains("No space left on device") || message.contains("Read-only file system")) {
+            return e; // the server's own words already say it
+        }
+        return EmbeddedPostgresServer.troubleSince(home, serverLogBefore)
+                .<Exception>map(trouble -> new DatabaseException(message + "; the embedded PostgreSQL logged: "
+                        + trouble, e))
+                .orElse(e);
     }
 
     private static boolean debug(CommandLine.ParseResult parseResult) {
@@ -64,8 +80,12 @@ public final class Main {
     static int failure(CliIo io, Throwable e, boolean debug) {
         if (e instanceof RunSources.UnknownRun unknown) {
             // The user's reference names no run (or several): their input, not our failure.
-            io.err().println("error: " + unknown.getMessage());
-            io.err().flush();
+            io.error(unknown.getMessage());
+            return ExitCode.REJECTED;
+        }
+        if (e instanceof MalformedTraceException malformed) {
+            // A trace the use cases did not catch is still the trace's fault.
+            io.error(malformed.problem().render());
             return ExitCode.REJECTED;
         }
         String message;
@@ -85,7 +105,7 @@ public final class Main {
         } else {
             message = "internal error: " + e + (debug ? "" : " (run with --debug for the stack trace)");
         }
-        io.err().println("error: " + message);
+        io.error(message);
         if (debug) {
             e.printStackTrace(io.err());
         }

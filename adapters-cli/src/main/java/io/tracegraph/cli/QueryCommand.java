@@ -76,7 +76,7 @@ final class QueryCommand implements Callable<Integer> {
             Optional<ExecutionGraph> graph = sources.queries().graph(ref, GraphReports.parts(kind));
             Optional<RunSummary> summary = graph.isPresent() ? sources.queries().summary(ref) : Optional.empty();
             if (summary.isEmpty()) {
-                services.io().err().println("error: run `" + ref.runId() + "` is no longer stored");
+                services.io().error("run `" + ref.runId() + "` is no longer stored");
                 return ExitCode.REJECTED;
             }
             return write(GraphReports.report(kind, graph.get(), summary.get().health()));

@@ -10,9 +10,9 @@ final class Rejections {
 
     static int report(CliIo io, TraceResult result) {
         if (result instanceof TraceResult.Malformed malformed) {
-            io.err().println("error: " + malformed.problem().render());
+            io.error(malformed.problem().render());
         } else if (result instanceof TraceResult.Untrusted untrusted) {
-            io.err().println("error: " + untrusted.message());
+            io.error(untrusted.message());
         } else {
             throw new IllegalArgumentException("not a rejection: " + result);
         }
@@ -21,7 +21,7 @@ final class Rejections {
     }
 
     static int report(CliIo io, HealthResult.Malformed malformed) {
-        io.err().println("error: " + malformed.problem().render());
+        io.error(malformed.problem().render());
         io.err().flush();
         return ExitCode.REJECTED;
     }

@@ -124,7 +124,7 @@ final class ReportRenderer {
     private static void table(PrintWriter w, Report report) {
         int keyWidth = report.facts().keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Map.Entry<String, Object> fact : report.facts().entrySet()) {
-            w.println(pad(fact.getKey() + ":", keyWidth + 1, false) + " " + cell(fact.getValue()));
+            w.println(pad(fact.getKey() + ":", keyWidth + 1, false) + " " + CliIo.oneLine(cell(fact.getValue())));
         }
         for (Table table : report.tables()) {
             if (!report.facts().isEmpty() || report.tables().size() > 1) {
@@ -146,7 +146,8 @@ final class ReportRenderer {
                 List<String> line = new ArrayList<>(row.size());
                 for (int c = 0; c < row.size(); c++) {
                     Object v = row.get(c);
-                    String s = cell(v);
+                    // One table row is one line: a line break in a value is shown, not obeyed.
+                    String s = CliIo.oneLine(cell(v));
                     line.add(s);
                     width[c] = Math.max(width[c], s.length());
                     numeric[c] &= v == null || v instanceof Number;

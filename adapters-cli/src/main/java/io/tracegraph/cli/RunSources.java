@@ -56,6 +56,12 @@ final class RunSources implements AutoCloseable {
         return queries;
     }
 
+    /** The queries, with SQL the user wrote run as the store's read-only login where it has one. */
+    RunQueries adHocQueries() {
+        queries();
+        return new JdbiRunQueries(store.jdbi()).sqlAs(store.adHocJdbi());
+    }
+
     RunRef resolve(String reference) {
         RunResolution resolution = queries().resolve(reference);
         if (resolution instanceof RunResolution.Found found) {

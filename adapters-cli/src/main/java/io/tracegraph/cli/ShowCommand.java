@@ -53,7 +53,7 @@ final class ShowCommand implements Callable<Integer> {
             RunRef ref = sources.resolve(run);
             Optional<RunSummary> found = sources.queries().summary(ref);
             if (found.isEmpty()) {
-                services.io().err().println("error: run `" + ref.runId() + "` is no longer stored");
+                services.io().error("run `" + ref.runId() + "` is no longer stored");
                 return ExitCode.REJECTED;
             }
             Report report = report(found.get());

@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
         description = {
             "Run one read-only SQL query over the store (tables and views: docs/sql.md).",
             "Only a single SELECT, WITH, VALUES, TABLE or EXPLAIN statement is accepted; it runs in a",
-            "read-only transaction with a statement timeout. Anything else is refused (exit 1).",
+            "read-only transaction with a statement timeout, on the embedded database as a role that",
+            "may only read the store. Anything else is refused (exit 1).",
         })
 final class SqlCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -50,17 +51,17 @@ final class SqlCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (RunSources sources = new RunSources(services, database)) {
-            RunQueries queries = sources.queries();
+            RunQueries queries = sources.adHocQueries();
             SqlOutcome outcome;
             try {
                 outcome = queries.sql(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds), maxRows));
             } catch (DatabaseException e) {
                 // The store is reachable (it was opened above): the query itself failed.
-                services.io().err().println("error: " + e.getMessage());
+                services.io().error(e.getMessage());
                 return ExitCode.REJECTED;
             }
             if (outcome instanceof SqlOutcome.Refused refused) {
-                services.io().err().println("error: " + refused.reason());
+                services.io().error(refused.reason());
                 return ExitCode.REJECTED;
             }
             SqlOutcome.Rows rows = (SqlOutcome.Rows) outcome;

@@ -16,6 +16,7 @@ import org.jdbi.v3.core.Jdbi;
 final class StoreAccess implements AutoCloseable {
     private final EmbeddedPostgresServer.Lease lease;
     private final Database database;
+    private Database reader;
 
     private StoreAccess(EmbeddedPostgresServer.Lease lease, Database database) {
         this.lease = lease;
@@ -62,9 +63,26 @@ final class StoreAccess implements AutoCloseable {
         return database.jdbi();
     }
 
+    /**
+     * Where SQL the user wrote runs: the embedded server's read-only role; with {@code --db}, the
+     * configured login itself (give tracegraph a login without superuser rights there).
+     */
+    Jdbi adHocJdbi() {
+        if (lease == null) {
+            return database.jdbi();
+        }
+        if (reader == null) {
+            reader = Database.connect(lease.readerConfig());
+        }
+        return reader.jdbi();
+    }
+
     @Override
     public void close() {
         try {
+            if (reader != null) {
+                reader.close();
+            }
             database.close();
         } finally {
             if (lease != null) {

@@ -253,10 +253,10 @@ final class TraceFilesWalk {
         PushbackInputStream peek = new PushbackInputStream(raw, 2);
         InputStream plain;
         try {
-            plain = isGzip(peek) ? new TraceFilesCounter(new GZIPInputStream(peek, BUFFER / 4), budget) : peek;
+            plain = isGzip(peek) ? new TraceFilesCounter(new GzipData(peek, raw), budget) : peek;
         } catch (IOException e) {
             sourceFailed(raw, shared, budget);
-            unreadable(label, "corrupt gzip data: " + reason(e));
+            unreadable(label, GzipData.corrupt(e));
             return;
         }
         TraceFilesGuard lent = new TraceFilesGuard(new TraceFilesCounter(plain, new TraceFilesBudget(
@@ -277,6 +277,39 @@ final class TraceFilesWalk {
             }
         }
         sourceFailed(raw, shared, budget);
+    }
+
+    /**
+     * A trace's gzip layer that says so when its data is corrupt or cut short (an EOF or a
+     * {@link java.util.zip.ZipException} while the source below did not fail), so that the reason
+     * reported for the trace is not just "Unexpected end of ZLIB input stream".
+     */
+    private static final class GzipData extends GZIPInputStream {
+        static final String CORRUPT = "corrupt or truncated gzip data: ";
+        private final TraceFilesGuard source;
+
+        GzipData(InputStream in, TraceFilesGuard source) throws IOException {
+            super(in, BUFFER / 4);
+            this.source = source;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (EOFException | java.util.zip.ZipException e) {
+                if (source.failure() != null) {
+                    throw e;
+                }
+                throw new IOException(corrupt(e), e);
+            }
+        }
+
+        static String corrupt(IOException e) {
+            String detail = e.getMessage() == null || e.getMessage().isBlank() ? "unexpected end of data"
+                    : clean(e.getMessage(), MAX_ENTRY_NAME_CHARS);
+            return CORRUPT + detail;
+        }
     }
 
     /** Reads a tar or zip from a stream; throws only a failure of a shared source. */

@@ -103,11 +103,15 @@ class ImportCommandIT {
 
         CliRun second = CliRun.with(env, dir, "import", archive.toString(), "--format", "json");
 
-        assertThat(second.status()).as(second.err()).isEqualTo(ExitCode.OK);
+        assertThat(second.status()).as(second.err()).isEqualTo(ExitCode.REJECTED);
         JsonNode again = JSON.readTree(second.out());
         assertThat(again.get("imported").asLong()).isZero();
         assertThat(again.get("duplicates_skipped").asLong()).isEqualTo(4);
         assertThat(again.get("previously_rejected").asLong()).isEqualTo(3);
+        assertThat(again.get("rejected").asLong()).isZero();
+        List<String> before = new ArrayList<>();
+        again.get("rejections").forEach(r -> before.add(r.get("reason").asText()));
+        assertThat(before).hasSize(3).allSatisfy(reason -> assertThat(reason).startsWith("rejected before: "));
         assertThat(row("SELECT count(*) FROM runs")).containsExactly(4L);
     }
 

@@ -175,6 +175,20 @@ class RunCommandsIT {
         assertThat(count("SELECT count(*) FROM nodes")).isPositive();
     }
 
+    @Test
+    void sqlIsTimeLimited() {
+        long start = System.nanoTime();
+        CliRun slow = CliRun.with(env, dir, "sql", "--timeout", "1", "SELECT pg_sleep(30)");
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+
+        assertThat(slow.status()).as(slow.err()).isEqualTo(ExitCode.REJECTED);
+        assertThat(slow.err()).isEqualTo("error: ERROR: canceling statement due to statement timeout\n");
+        assertThat(seconds).isLessThan(20);
+        CliRun disarm = CliRun.with(env, dir, "sql", "--timeout", "1",
+                "SELECT set_config('statement_timeout', '0', true), pg_sleep(30)");
+        assertThat(disarm.err()).as("the statement cannot lift its own timeout").contains("statement timeout");
+    }
+
     private long count(String query) throws SQLException {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                 Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {

@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,6 +133,26 @@ class TraceCommandsTest {
         CliRun badSize = CliRun.of("import", "--max-trace-size", "lots", dir.toString());
         assertThat(badSize.status()).isEqualTo(ExitCode.USAGE);
         assertThat(badSize.err()).contains("not a size: 'lots'");
+    }
+
+    @Test
+    void anUnreachableDatabaseFailsInOneLineWithoutEverShowingThePassword() {
+        String secret = "s3cret-Pa55word";
+        Map<String, String> env = Map.of("TRACEGRAPH_DB_URL", "jdbc:postgresql://127.0.0.1:1/tracegraph",
+                "TRACEGRAPH_DB_USER", "tracegraph", "TRACEGRAPH_DB_PASSWORD", secret);
+        String inUrl = "jdbc:postgresql://127.0.0.1:1/tracegraph?user=tracegraph&password=" + secret;
+
+        for (CliRun run : List.of(CliRun.with(env, dir, "runs"), CliRun.with(env, dir, "sql", "SELECT 1"),
+                CliRun.with(Map.of(), dir, "import", "--db", inUrl, dir.toString()),
+                CliRun.with(Map.of(), dir, "runs", "--db", inUrl))) {
+            assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.FAILURE);
+            assertThat(run.err().lines()).hasSize(1);
+            assertThat(run.err()).startsWith("error: cannot connect to PostgreSQL at 127.0.0.1:1/tracegraph as tracegraph")
+                    .doesNotContain(secret);
+        }
+        CliRun debug = CliRun.with(Map.of(), dir, "runs", "--debug", "--db", inUrl);
+        assertThat(debug.status()).isEqualTo(ExitCode.FAILURE);
+        assertThat(debug.err()).contains("\tat ").doesNotContain(secret);
     }
 
     @Test

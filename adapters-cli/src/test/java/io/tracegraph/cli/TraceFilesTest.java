@@ -403,6 +403,8 @@ class TraceFilesTest {
         TraceFiles.walk(List.of(tar), TraceFiles.Limits.defaults(), recorder);
 
         assertThat(recorder.unreadableNames()).containsExactly(tar + "!bad.jsonl.gz");
+        assertThat(recorder.unreadable).singleElement().asString()
+                .startsWith(tar + "!bad.jsonl.gz: corrupt or truncated gzip data: ");
         assertThat(recorder.names()).containsExactly(tar + "!good.jsonl");
     }
 

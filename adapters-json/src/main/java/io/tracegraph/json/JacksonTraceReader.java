@@ -61,29 +61,105 @@ public final class JacksonTraceReader implements TraceReader {
         this.maxLineBytes = maxLineBytes;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Corrupt or truncated gzip data is the trace's own fault (a truncated upload, say), so it is
+     * reported as malformed, naming the source without a line; a failure of the stream below the
+     * decompressor stays a read failure ({@link UncheckedIOException}).
+     */
     @Override
     public TraceDocument read(String source, InputStream raw) {
         boolean gzip = false;
+        FailureWitness below = new FailureWitness(raw);
         try {
-            InputStream in = decompressIfGzip(raw);
+            InputStream in = decompressIfGzip(below);
             gzip = in instanceof GZIPInputStream;
             if (isDocumentForm(source)) {
                 return new DocumentReader(FACTORY, decoders.get()).read(source, in);
             }
             return new Session(source, in).run();
         } catch (IOException e) {
-            throw new UncheckedIOException(source + ": " + describe(e, gzip), e);
+            if (!below.failed() && (gzip || e instanceof CorruptGzipException) && isCorruptGzip(e)) {
+                throw new MalformedTraceException(new TraceProblem(source, 0, null,
+                        "corrupt or truncated gzip data: " + detail(e)));
+            }
+            throw new UncheckedIOException(source + ": " + detail(e), e);
         }
     }
 
-    /** A one-line reason for a read failure; a truncated gzip stream says so (its EOF has no message). */
-    private static String describe(IOException e, boolean gzip) {
-        String detail = e.getMessage() != null ? e.getMessage()
-                : e instanceof java.io.EOFException ? "unexpected end of input" : e.getClass().getSimpleName();
-        if (gzip && (e instanceof java.io.EOFException || e instanceof java.util.zip.ZipException)) {
-            return "corrupt or truncated gzip data: " + detail;
+    private static boolean isCorruptGzip(IOException e) {
+        return e instanceof CorruptGzipException || e instanceof java.io.EOFException
+                || e instanceof java.util.zip.ZipException;
+    }
+
+    /** A one-line reason for a read failure (a truncated gzip stream's EOF has no message). */
+    private static String detail(IOException e) {
+        if (e instanceof CorruptGzipException) {
+            return e.getMessage();
         }
-        return detail;
+        return e.getMessage() != null ? e.getMessage()
+                : e instanceof java.io.EOFException ? "unexpected end of input" : e.getClass().getSimpleName();
+    }
+
+    /** A gzip header that cannot be read. */
+    private static final class CorruptGzipException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        CorruptGzipException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Remembers whether the stream below failed, to tell a failing disk or archive (a read
+     * failure) from corrupt gzip data (the trace's fault) when the decompressor throws.
+     */
+    private static final class FailureWitness extends java.io.FilterInputStream {
+        private boolean failed;
+
+        FailureWitness(InputStream in) {
+            super(in);
+        }
+
+        boolean failed() {
+            return failed;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return in.read();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return in.read(b, off, len);
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            try {
+                return in.available();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            // The caller owns the stream below (TraceReader leaves it open).
+        }
     }
 
     static boolean isDocumentForm(String source) {
@@ -105,8 +181,7 @@ public final class JacksonTraceReader implements TraceReader {
             try {
                 return new GZIPInputStream(in, 1 << 16);
             } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                throw new IOException("corrupt or truncated gzip data: "
-                        + (e.getMessage() != null ? e.getMessage() : "unexpected end of input"), e);
+                throw new CorruptGzipException(e.getMessage() != null ? e.getMessage() : "unexpected end of input", e);
             }
         }
         return in;

@@ -86,7 +86,7 @@ class JacksonTraceReaderLargeTraceTest {
         byte[] gz = gzipped();
         byte[] cut = Arrays.copyOf(gz, gz.length * 3 / 5);
 
-        UncheckedIOException e = catchThrowableOfType(UncheckedIOException.class,
+        MalformedTraceException e = catchThrowableOfType(MalformedTraceException.class,
                 () -> new JacksonTraceReader().read("cut.jsonl.gz", new ByteArrayInputStream(cut)));
 
         assertThat(e).hasMessageStartingWith("cut.jsonl.gz: corrupt or truncated gzip data: ");

@@ -126,16 +126,49 @@ class JacksonTraceReaderTest {
 
     @Test
     @Timeout(10)
-    void reportsTruncatedGzipAsAReadFailure() throws IOException {
+    void reportsTruncatedGzipAsAMalformedTraceWithoutALine() throws IOException {
         byte[] gz = gzip(bytes("good-traces", "base.jsonl"));
 
         for (int cut : new int[] {2, 5, 10, gz.length / 2, gz.length - 8, gz.length - 1}) {
-            UncheckedIOException e = catchThrowableOfType(UncheckedIOException.class,
+            MalformedTraceException e = catchThrowableOfType(MalformedTraceException.class,
                     () -> read(reader, "t.jsonl.gz", Arrays.copyOf(gz, cut)));
             assertThat(e).as("cut at %d", cut).isNotNull();
+            assertThat(e.problem().line()).as("cut at %d", cut).isZero();
             assertThat(e.getMessage()).as("cut at %d", cut).startsWith("t.jsonl.gz: corrupt or truncated gzip data: ")
                     .doesNotContain("null");
         }
+    }
+
+    @Test
+    void reportsCorruptDeflateDataAsAMalformedTrace() throws IOException {
+        byte[] gz = gzip(bytes("good-traces", "base.jsonl"));
+        for (int i = 12; i < gz.length - 8; i += 7) {
+            gz[i] = (byte) ~gz[i];
+        }
+        byte[] corrupt = gz;
+
+        assertThatThrownBy(() -> read(reader, "t.jsonl.gz", corrupt)).isInstanceOf(MalformedTraceException.class)
+                .hasMessageStartingWith("t.jsonl.gz: corrupt or truncated gzip data: ");
+    }
+
+    @Test
+    void reportsAStreamFailingBelowTheGzipDataAsAReadFailure() throws IOException {
+        byte[] gz = gzip(bytes("good-traces", "base.jsonl"));
+        InputStream failing = new InputStream() {
+            private int next;
+
+            @Override
+            public int read() throws IOException {
+                if (next == gz.length / 2) {
+                    throw new java.io.EOFException("archive ended early");
+                }
+                return gz[next++] & 0xff;
+            }
+        };
+
+        assertThatThrownBy(() -> reader.read("t.jsonl.gz", failing))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessage("t.jsonl.gz: archive ended early");
     }
 
     @Test

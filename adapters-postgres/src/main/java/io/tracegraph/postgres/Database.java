@@ -22,16 +22,18 @@ import org.slf4j.LoggerFactory;
 public final class Database implements AutoCloseable {
     static final String MIGRATIONS = "classpath:db/migration";
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** Connections kept open for reuse (a command uses a few at once: import jobs, parallel reads). */
+    private static final int POOLED_CONNECTIONS = 8;
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
     private final DatabaseConfig config;
-    private final PGSimpleDataSource dataSource;
+    private final PooledConnections dataSource;
     private final Jdbi jdbi;
 
     private Database(DatabaseConfig config, PGSimpleDataSource dataSource) {
         this.config = config;
-        this.dataSource = dataSource;
-        this.jdbi = Jdbi.create(dataSource).installPlugin(new PostgresPlugin());
+        this.dataSource = new PooledConnections(dataSource, POOLED_CONNECTIONS);
+        this.jdbi = Jdbi.create(this.dataSource).installPlugin(new PostgresPlugin());
     }
 
     /**
@@ -43,11 +45,33 @@ public final class Database implements AutoCloseable {
         return open(config, MIGRATIONS);
     }
 
+    /**
+     * Connects to {@code config}'s database as it is, without migrating: for a login that may only
+     * read (the embedded server's {@code tracegraph_reader}).
+     *
+     * @throws DatabaseException when the database cannot be reached
+     */
+    public static Database connect(DatabaseConfig config) {
+        Database database = new Database(config, dataSource(config));
+        try {
+            database.checkConnection();
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        return database;
+    }
+
     static Database open(DatabaseConfig config, String migrations) {
         PGSimpleDataSource dataSource = dataSource(config);
         Database database = new Database(config, dataSource);
-        database.checkConnection();
-        database.migrate(migrations);
+        try {
+            database.checkConnection();
+            database.migrate(migrations);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
         return database;
     }
 
@@ -70,6 +94,9 @@ public final class Database implements AutoCloseable {
         ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
         ds.setTcpKeepAlive(true);
         ds.setApplicationName("tracegraph");
+        // Sends application_name with the login instead of a SET afterwards, so that the RESET ALL
+        // of a connection handed back to the pool keeps it (and one round trip less per login).
+        ds.setAssumeMinServerVersion("10");
         return ds;
     }
 
@@ -123,7 +150,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** The migrated database's connection source: each connection is new, close it when done. */
+    /** The migrated database's connection source (a few are kept for reuse): close each when done. */
     public DataSource dataSource() {
         return dataSource;
     }
@@ -144,10 +171,10 @@ public final class Database implements AutoCloseable {
         return new DatabaseException(config.redactFrom(what + ": " + DatabaseException.databaseMessage(e)), e);
     }
 
-    /** Nothing to release: the connections are not pooled. */
+    /** Closes the connections kept for reuse; the database stays as it is. */
     @Override
     public void close() {
-        // PGSimpleDataSource holds no connections.
+        dataSource.close();
     }
 
     @Override

@@ -37,6 +37,8 @@ public final class DatabaseException extends RuntimeException {
                 && sql.getNextException().getMessage() != null) {
             message = message + " (" + sql.getNextException().getMessage() + ")";
         }
-        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message.strip();
+        // The server's words come on several lines ("ERROR: ...", "  Detail: ...", "  Hint: ..."): one.
+        return message == null || message.isBlank() ? e.getClass().getSimpleName()
+                : message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }
 }

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code pgdata/} — the data directory (kept across invocations, {@code fsync=on});</li>
  *   <li>{@code pgbin/} — the PostgreSQL binaries, unpacked once by zonky;</li>
- *   <li>{@code db.state} — owner-only: the generated password, and while a server runs its port,
+ *   <li>{@code db.state} — owner-only: the generated passwords, and while a server runs its port,
  *       pid and whether {@code db start} pinned it;</li>
  *   <li>{@code db.lock} — the control lock: whoever starts, joins, stops or leaves the server holds
  *       it exclusively for the duration, so those steps never interleave between processes;</li>
@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only (no Unix socket) on a free port and lets in only the
- * superuser {@code postgres} with the generated password (scram-sha-256). It is detached from the
+ * superuser {@code postgres} and the read-only role {@code tracegraph_reader} ({@link ReaderRole}),
+ * each with its generated password (scram-sha-256). It is detached from the
  * JVM that started it: a process that exits, or is killed, never takes it down while others use
  * it. A server left behind by a killed JVM is joined by the next process; a killed server (stale
  * {@code postmaster.pid}, orphaned children) is cleaned up and started afresh.
@@ -80,7 +81,7 @@ public final class EmbeddedPostgresServer {
         return withControl(home, local -> {
             ServerState state = ensureRunning(local, false);
             local.holdClients();
-            return new Lease(local, state.config());
+            return new Lease(local, state.config(), state.readerConfig());
         });
     }
 
@@ -121,19 +122,43 @@ public final class EmbeddedPostgresServer {
         });
     }
 
+    /** Where the home's server log ends now (0 when there is none yet), for {@link #troubleSince}. */
+    public static long logEnd(Path home) {
+        return HomeFiles.size(home.resolve("postgres.log"));
+    }
+
+    /**
+     * The last line of serious trouble (a PANIC, a full disk, a read-only file system) the home's
+     * server logged after {@code logEnd}, to explain a dropped connection in one line.
+     */
+    public static Optional<String> troubleSince(Path home, long logEnd) {
+        return new Postmaster(home).trouble(logEnd);
+    }
+
     /** A hold on the running server; closing the last one in any process stops an unpinned server. */
     public static final class Lease implements AutoCloseable {
         private final Local local;
         private final DatabaseConfig config;
+        private final DatabaseConfig readerConfig;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        private Lease(Local local, DatabaseConfig config) {
+        private Lease(Local local, DatabaseConfig config, DatabaseConfig readerConfig) {
             this.local = local;
             this.config = config;
+            this.readerConfig = readerConfig;
         }
 
+        /** The superuser's login: migrations, imports, the queries tracegraph writes itself. */
         public DatabaseConfig config() {
             return config;
+        }
+
+        /**
+         * The read-only role's login, for SQL that tracegraph did not write ({@code tracegraph sql}):
+         * no superuser rights, SELECT on the store and nothing else.
+         */
+        public DatabaseConfig readerConfig() {
+            return readerConfig;
         }
 
         public Path home() {
@@ -163,6 +188,12 @@ public final class EmbeddedPostgresServer {
             if (known.isPresent() && known.get().describes(probe)
                     && postmaster.answers(probe.port(), known.get().password())) {
                 ServerState state = known.get();
+                if (!state.hasReader()) {
+                    // A server started by a tracegraph from before the read-only role.
+                    state = state.withNewReader();
+                    postmaster.ensureReader(probe.port(), state.password(), state.readerPassword());
+                    state.write(stateFile);
+                }
                 if (pin && !state.pinned()) {
                     state = state.pinned(true);
                     state.write(stateFile);
@@ -178,6 +209,9 @@ public final class EmbeddedPostgresServer {
             postmaster.clearStale();
         }
         ServerState state = known.map(ServerState::stopped).orElseGet(ServerState::fresh);
+        if (!state.hasReader()) {
+            state = state.withNewReader();
+        }
         // The password first: it must outlive a crash during initdb.
         state.write(stateFile);
         Postmaster.Probe started = postmaster.start(state.password());
@@ -192,6 +226,8 @@ public final class EmbeddedPostgresServer {
                         + "; see " + postmaster.log());
             }
         }
+        // Every start sets the read-only role again: its password may be new, its grants missing.
+        postmaster.ensureReader(started.port(), state.password(), state.readerPassword());
         state = state.runningAs(started, pin);
         state.write(stateFile);
         return state;

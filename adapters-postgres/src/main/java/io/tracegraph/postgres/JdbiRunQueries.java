@@ -104,6 +104,7 @@ public final class JdbiRunQueries implements RunQueries {
             + "AS tag_keys, ARRAY(SELECT t.value FROM jsonb_each_text(tags) t ORDER BY t.key) AS tag_values";
 
     private final Jdbi jdbi;
+    private final Jdbi adHoc;
     private final int parallelism;
 
     public JdbiRunQueries(Jdbi jdbi) {
@@ -112,11 +113,25 @@ public final class JdbiRunQueries implements RunQueries {
 
     /** {@code parallelism}: how many connections {@link #facts} uses at once. */
     public JdbiRunQueries(Jdbi jdbi, int parallelism) {
+        this(jdbi, jdbi, parallelism);
+    }
+
+    private JdbiRunQueries(Jdbi jdbi, Jdbi adHoc, int parallelism) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.adHoc = Objects.requireNonNull(adHoc, "adHoc");
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
         }
         this.parallelism = parallelism;
+    }
+
+    /**
+     * The same queries, with {@link #sql} run through {@code reader}: a login that may only read
+     * (the embedded server's {@code tracegraph_reader}), so that SQL the user wrote cannot use
+     * rights the store's own login has.
+     */
+    public JdbiRunQueries sqlAs(Jdbi reader) {
+        return new JdbiRunQueries(jdbi, reader, parallelism);
     }
 
     @Override
@@ -538,7 +553,7 @@ public final class JdbiRunQueries implements RunQueries {
         if (verdict.refused()) {
             return new SqlOutcome.Refused(verdict.refusal());
         }
-        return call(() -> jdbi.withHandle(h -> readOnly(h, verdict.statement(), statement)));
+        return call(() -> adHoc.withHandle(h -> readOnly(h, verdict.statement(), statement)));
     }
 
     /**

@@ -161,6 +161,16 @@ final class Postmaster {
         }
     }
 
+    /** Creates or updates the read-only role of {@code tracegraph sql}, logged in as the superuser. */
+    void ensureReader(int port, String password, String readerPassword) {
+        try (Connection c = dataSource(port, password, DATABASE, 10).getConnection()) {
+            ReaderRole.ensure(c, readerPassword);
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot set up the read-only role " + ReaderRole.NAME
+                    + " of the embedded PostgreSQL: " + DatabaseException.databaseMessage(e), e);
+        }
+    }
+
     /**
      * After postgres was killed: end its orphaned children, which still hold its shared memory,
      * and remove the stale pid file.
@@ -281,6 +291,20 @@ final class Postmaster {
                 "-c", "checkpoint_timeout=30min",
                 "-c", "wal_buffers=64MB",
                 "-c", "shared_buffers=256MB");
+    }
+
+    /**
+     * The last line of serious trouble postgres logged after {@code since}: a PANIC (it restarted),
+     * a full disk or a read-only file system. A client whose server crashed under it only sees its
+     * connection drop; this says why.
+     */
+    Optional<String> trouble(long since) {
+        String written = HomeFiles.readFrom(log, since);
+        return written.lines()
+                .filter(l -> l.contains("PANIC:") || l.contains("No space left on device")
+                        || l.contains("Read-only file system"))
+                .map(l -> LOG_PREFIX.matcher(l).replaceFirst("").strip())
+                .reduce((first, second) -> second);
     }
 
     /** The newest error lines postgres wrote since {@code logStart}, else pg_ctl's own output. */

@@ -13,17 +13,23 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The home's state file ({@code db.state}, owner-only): the superuser's password, which lives as
- * long as the data directory, and while a server runs its port and pid and whether {@code db start}
- * pinned it. Never logged; {@link #toString()} hides the password.
+ * The home's state file ({@code db.state}, owner-only): the superuser's password and the read-only
+ * role's ({@link ReaderRole}), which live as long as the data directory, and while a server runs
+ * its port and pid and whether {@code db start} pinned it. Never logged; {@link #toString()} hides
+ * the passwords. Passwords are generated: 24 random bytes, base64url.
  */
-record ServerState(String password, int port, long pid, boolean pinned) {
+record ServerState(String password, String readerPassword, int port, long pid, boolean pinned) {
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final java.util.regex.Pattern GENERATED = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{16,}");
 
     static ServerState fresh() {
+        return new ServerState(secret(), secret(), 0, 0, false);
+    }
+
+    private static String secret() {
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
-        return new ServerState(Base64.getUrlEncoder().withoutPadding().encodeToString(secret), 0, 0, false);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
     }
 
     static Optional<ServerState> read(Path file) {
@@ -45,16 +51,22 @@ record ServerState(String password, int port, long pid, boolean pinned) {
             return Optional.empty();
         }
         String password = p.getProperty("password", "");
-        if (password.isEmpty()) {
+        if (!GENERATED.matcher(password).matches()) {
+            // Missing, or not one we generated (it goes into SQL text in single-user mode): a new one.
             return Optional.empty();
         }
-        return Optional.of(new ServerState(password, parseInt(p.getProperty("port")),
-                parseLong(p.getProperty("pid")), Boolean.parseBoolean(p.getProperty("pinned"))));
+        String reader = p.getProperty("reader_password", "");
+        return Optional.of(new ServerState(password, GENERATED.matcher(reader).matches() ? reader : "",
+                parseInt(p.getProperty("port")), parseLong(p.getProperty("pid")),
+                Boolean.parseBoolean(p.getProperty("pinned"))));
     }
 
     void write(Path file) {
         Properties p = new Properties();
         p.setProperty("password", password);
+        if (!readerPassword.isEmpty()) {
+            p.setProperty("reader_password", readerPassword);
+        }
         if (running()) {
             p.setProperty("port", Integer.toString(port));
             p.setProperty("pid", Long.toString(pid));
@@ -80,20 +92,38 @@ record ServerState(String password, int port, long pid, boolean pinned) {
     }
 
     ServerState runningAs(Postmaster.Probe probe, boolean pin) {
-        return new ServerState(password, probe.port(), probe.pid(), pin);
+        return new ServerState(password, readerPassword, probe.port(), probe.pid(), pin);
     }
 
     ServerState pinned(boolean pin) {
-        return new ServerState(password, port, pid, pin);
+        return new ServerState(password, readerPassword, port, pid, pin);
     }
 
     ServerState stopped() {
-        return new ServerState(password, 0, 0, false);
+        return new ServerState(password, readerPassword, 0, 0, false);
+    }
+
+    /** Whether the read-only role has a password yet (a home from before that role has none). */
+    boolean hasReader() {
+        return !readerPassword.isEmpty();
+    }
+
+    /** With a new password for the read-only role. */
+    ServerState withNewReader() {
+        return new ServerState(password, secret(), port, pid, pinned);
     }
 
     DatabaseConfig config() {
-        return new DatabaseConfig("jdbc:postgresql://127.0.0.1:" + port + "/" + Postmaster.DATABASE,
-                Postmaster.SUPERUSER, password);
+        return new DatabaseConfig(url(), Postmaster.SUPERUSER, password);
+    }
+
+    /** The read-only role's login: what {@code tracegraph sql} runs as. */
+    DatabaseConfig readerConfig() {
+        return new DatabaseConfig(url(), ReaderRole.NAME, readerPassword);
+    }
+
+    private String url() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + Postmaster.DATABASE;
     }
 
     @Override

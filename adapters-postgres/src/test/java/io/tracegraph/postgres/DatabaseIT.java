@@ -3,6 +3,10 @@ package io.tracegraph.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -67,6 +71,77 @@ class DatabaseIT {
                     throw DatabaseException.wrap(e);
                 }
             })).isInstanceOf(DatabaseException.class).hasMessageContaining("no_such_table");
+        }
+    }
+
+    @Test
+    void reusesAConnectionOnlyOnceItIsAsGoodAsNew() throws SQLException {
+        try (Database database = Database.open(config, "classpath:io/tracegraph/postgres/no-migrations-here")) {
+            long pid;
+            try (Connection c = database.dataSource().getConnection(); Statement s = c.createStatement()) {
+                pid = backend(s);
+                s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+                s.execute("SET statement_timeout = 1");
+                c.setAutoCommit(false);
+                s.execute("SELECT 1");
+            }
+            try (Connection c = database.dataSource().getConnection(); Statement s = c.createStatement()) {
+                assertThat(backend(s)).as("the same server process").isEqualTo(pid);
+                assertThat(c.getAutoCommit()).isTrue();
+                assertThat(text(s, "SHOW transaction_read_only")).isEqualTo("off");
+                assertThat(text(s, "SHOW statement_timeout")).isEqualTo("0");
+                assertThat(text(s, "SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid() "
+                        + "AND backend_xid IS NULL")).isEqualTo("1");
+            }
+        }
+    }
+
+    @Test
+    void aConnectionWhoseServerProcessWasEndedIsNotReused() throws SQLException {
+        try (Database database = Database.open(config, "classpath:io/tracegraph/postgres/no-migrations-here")) {
+            long pid;
+            try (Connection c = database.dataSource().getConnection(); Statement s = c.createStatement()) {
+                pid = backend(s);
+            }
+            try (Connection other = database.dataSource().getConnection();
+                 Connection admin = java.sql.DriverManager.getConnection(config.jdbcUrl(), config.user(),
+                         config.password());
+                 Statement s = admin.createStatement()) {
+                assertThat(text(s, "SELECT pg_terminate_backend(" + pid + ")")).isEqualTo("t");
+                assertThat(other.isClosed()).isFalse();
+            }
+            String answer = database.jdbi().withHandle(h -> h.createQuery("SELECT 'alive'").mapTo(String.class).one());
+            assertThat(answer).isEqualTo("alive");
+        }
+    }
+
+    @Test
+    void closingTheDatabaseClosesTheConnectionsItKept() throws SQLException {
+        Database database = Database.open(config, "classpath:io/tracegraph/postgres/no-migrations-here");
+        long pid;
+        try (Connection c = database.dataSource().getConnection(); Statement s = c.createStatement()) {
+            pid = backend(s);
+        }
+        database.close();
+        try (Connection admin = java.sql.DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password());
+             Statement s = admin.createStatement()) {
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!text(s, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid).equals("0")
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(text(s, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid)).isEqualTo("0");
+        }
+    }
+
+    private static long backend(Statement s) throws SQLException {
+        return Long.parseLong(text(s, "SELECT pg_backend_pid()"));
+    }
+
+    private static String text(Statement s, String query) throws SQLException {
+        try (ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 }

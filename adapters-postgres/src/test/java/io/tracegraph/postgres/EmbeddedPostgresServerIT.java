@@ -3,6 +3,8 @@ package io.tracegraph.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tracegraph.domain.run.ReadOnlySql;
+import io.tracegraph.domain.run.SqlOutcome;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -18,7 +20,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -210,6 +215,83 @@ class EmbeddedPostgresServerIT {
             assertThat(Files.readString(home.resolve("pgdata/pg_hba.conf")))
                     .contains("host all all 127.0.0.1/32 scram-sha-256").doesNotContain("trust");
         }
+    }
+
+    @Test
+    void sqlRunsAsARoleThatMayReadTheStoreAndNothingElse() throws Exception {
+        try (EmbeddedPostgresServer.Lease lease = EmbeddedPostgresServer.acquire(home);
+             Database store = Database.open(lease.config());
+             Database reader = Database.connect(lease.readerConfig())) {
+            DatabaseConfig login = lease.readerConfig();
+            assertThat(login.user()).isEqualTo("tracegraph_reader");
+            assertThat(login.password()).isNotEqualTo(lease.config().password()).hasSizeGreaterThan(20);
+            assertThat(Files.readString(home.resolve("db.state"))).contains("reader_password=" + login.password());
+            JdbiRunQueries queries = new JdbiRunQueries(store.jdbi()).sqlAs(reader.jdbi());
+            assertThat(value(queries, "SELECT current_user || '/' || session_user")).isEqualTo(
+                    "tracegraph_reader/tracegraph_reader");
+            assertThat(value(queries, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user")).isEqualTo(false);
+            // Tables and views the migrations created after the role: readable (default privileges).
+            assertThat(value(queries, "SELECT count(*) FROM runs")).isEqualTo(0L);
+            assertThat(value(queries, "SELECT count(*) FROM run_overview")).isEqualTo(0L);
+            assertThat(value(queries, "SELECT count(*) FROM compare_runs(1, 2)")).isEqualTo(0L);
+            // Others' queries stay hidden.
+            assertThat(value(queries, "SELECT coalesce(string_agg(DISTINCT query, ','), '') FROM pg_stat_activity "
+                    + "WHERE usename = 'postgres'")).isIn("", "<insufficient privilege>");
+
+            String passwd = "pg_read_file(''/etc/passwd'')";
+            Map<String, String> refused = new LinkedHashMap<>();
+            refused.put("SELECT pg_read_file('/etc/passwd')", "permission denied for function pg_read_file");
+            refused.put("SELECT count(*) FROM pg_ls_dir('/')", "permission denied for function pg_ls_dir");
+            refused.put("SELECT lo_import('/etc/passwd')", "permission denied for function lo_import");
+            refused.put("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'postgres'",
+                    "permission denied to terminate process");
+            refused.put("SELECT pg_reload_conf()", "permission denied for function pg_reload_conf");
+            refused.put("SELECT * FROM pg_authid", "permission denied for table pg_authid");
+            refused.put("SELECT set_config('role', 'postgres', false)", "permission denied to set role");
+            refused.put("SELECT set_config('session_authorization', 'postgres', false)",
+                    "permission denied to set session authorization");
+            refused.put("SELECT set_config('role', 'postgres', true), query_to_xml('SELECT " + passwd + "', true, "
+                    + "true, '')", "permission denied to set role");
+            refused.put("SELECT query_to_xml('SELECT set_config(''session_authorization'', ''postgres'', true), "
+                    + passwd + "', true, true, '')", "permission denied for function pg_read_file");
+            refused.put("SELECT query_to_xml('SET ROLE postgres; SELECT " + passwd + "', true, true, '')",
+                    "is not allowed in a non-volatile function");
+            refused.put("SELECT query_to_xml('RESET SESSION AUTHORIZATION; SELECT " + passwd + "', true, true, '')",
+                    "is not allowed in a non-volatile function");
+            refused.put("SELECT set_config('temp_file_limit', '-1', true)", "permission denied to set parameter");
+            refused.put("SELECT set_config('statement_timeout', '0', true), pg_sleep(5)", "statement timeout");
+            for (Map.Entry<String, String> attempt : refused.entrySet()) {
+                assertThatThrownBy(() -> queries.sql(new ReadOnlySql(attempt.getKey(), Duration.ofSeconds(1), 10)))
+                        .as(attempt.getKey())
+                        .isInstanceOf(DatabaseException.class)
+                        .hasMessageContaining(attempt.getValue())
+                        .hasMessageNotContaining("\n");
+            }
+            long superuserSessions = store.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM pg_stat_activity "
+                    + "WHERE usename = 'postgres'").mapTo(Long.class).one());
+            assertThat(superuserSessions).as("superuser sessions alive").isPositive();
+            assertThat(Files.readString(home.resolve("postgres.log"))).doesNotContain(login.password());
+        }
+    }
+
+    @Test
+    void aServerStartedBeforeTheReadOnlyRoleGetsItWhenJoined() throws Exception {
+        DatabaseConfig pinned = EmbeddedPostgresServer.start(home);
+        Path state = home.resolve("db.state");
+        String before = Files.readString(state);
+        Files.writeString(state, before.replaceAll("(?m)^reader_password=.*\\R", ""));
+        assertThat(Files.readString(state)).doesNotContain("reader_password");
+
+        try (EmbeddedPostgresServer.Lease lease = EmbeddedPostgresServer.acquire(home)) {
+            assertThat(lease.config()).isEqualTo(pinned);
+            assertThat(query(lease.readerConfig(), "SELECT current_user")).isEqualTo("tracegraph_reader");
+            assertThat(Files.readString(state)).contains("reader_password=" + lease.readerConfig().password());
+        }
+    }
+
+    private static Object value(JdbiRunQueries queries, String sql) {
+        SqlOutcome.Rows rows = (SqlOutcome.Rows) queries.sql(ReadOnlySql.of(sql));
+        return rows.rows().get(0).get(0);
     }
 
     @Test

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What an import did. {@code rejections} lists every input rejected by this import with its
- * one-line reason ({@code ENTRY:LINE: reason} or the health messages), in the order the inputs
- * came; {@code previouslyRejected} counts content rejected for what it is by an earlier import,
- * which is not read again and does not make the import fail.
+ * What an import did. {@code rejections} lists every input that was not stored because of what it
+ * is, with its one-line reason ({@code ENTRY:LINE: reason} or the health messages), in the order
+ * the inputs came: the ones this import rejected, and content an earlier import rejected, which is
+ * not read again (reason {@code rejected before: ...}; counted by {@code previouslyRejected}).
  */
 public record ImportReport(long seen, long imported, long replaced, long duplicates, long previouslyRejected,
         List<Rejection> rejections, long nodes, long edges, long bytes, Duration elapsed) {
@@ -26,7 +26,8 @@ public record ImportReport(long seen, long imported, long replaced, long duplica
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
+    /** Inputs this import rejected (content rejected by an earlier import not counted). */
     public long rejected() {
-        return rejections.size();
+        return rejections.size() - previouslyRejected;
     }
 }

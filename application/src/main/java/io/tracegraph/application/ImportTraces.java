@@ -334,7 +334,10 @@ public final class ImportTraces {
                     case ACCEPTED: imported++; break;
                     case REPLACED: replaced++; break;
                     case DUPLICATE: duplicates++; break;
-                    case PREVIOUSLY_REJECTED: previouslyRejected++; break;
+                    case PREVIOUSLY_REJECTED:
+                        previouslyRejected++;
+                        rejections.add(new ImportReport.Rejection(r.name(), "rejected before: " + r.reason()));
+                        break;
                     default: rejections.add(new ImportReport.Rejection(r.name(), r.reason()));
                 }
             }
