@@ -361,6 +361,10 @@ final class Postmaster {
         File logFile = log.toFile();
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setOverrideWorkingDirectory(binRoot.toFile())
+                // zonky remembers, per resolver and JVM, where it last unpacked the binaries and reuses
+                // that directory whatever the working directory: a resolver of this home's own makes it
+                // unpack here (a JVM that used another home or zonky directly first would not).
+                .setPgBinaryResolver(DefaultPostgresBinaryResolver.INSTANCE::getPgBinary)
                 .setDataDirectory(dataDir.toFile())
                 .setCleanDataDirectory(false)
                 // zonky's hook would stop the server when this JVM exits, under other processes' feet.

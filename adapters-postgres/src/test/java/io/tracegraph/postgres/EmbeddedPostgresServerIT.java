@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tracegraph.domain.run.ReadOnlySql;
 import io.tracegraph.domain.run.SqlOutcome;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -309,6 +310,23 @@ class EmbeddedPostgresServerIT {
             Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
         }
         EmbeddedPostgresServer.acquire(home).close();
+    }
+
+    /** zonky remembers where it unpacked last in this JVM; a home still gets its own binaries. */
+    @Test
+    void aHomeGetsItsOwnBinariesAfterZonkyUnpackedElsewhereInThisJvm() throws Exception {
+        try (EmbeddedPostgres elsewhere = EmbeddedPostgres.builder()
+                .setOverrideWorkingDirectory(temp.resolve("elsewhere").toFile()).start()) {
+            assertThat(elsewhere.getPort()).isPositive();
+        }
+        Path fresh = temp.resolve("fresh-home");
+        try (EmbeddedPostgresServer.Lease lease = EmbeddedPostgresServer.acquire(fresh)) {
+            assertThat(query(lease.config(), "SELECT 1")).isEqualTo("1");
+        }
+        try (var unpacked = Files.list(fresh.resolve("pgbin"))) {
+            assertThat(unpacked.map(p -> p.getFileName().toString())).anyMatch(name -> name.startsWith("PG-"));
+        }
+        EmbeddedPostgresServer.stop(fresh);
     }
 
     @Test
