@@ -14,9 +14,9 @@ import picocli.CommandLine.Parameters;
 @Command(header = "Print the execution graph of a trace (candle-graph/graph/3 JSON).", name = "build", mixinStandardHelpOptions = true,
         description = {
             "Validate a trace and print its execution graph (candle-graph/graph/3 JSON):",
-            "span and op nodes with total and self time and memory, call and data edges,",
-            "tensors, gradients, the slowest and heaviest spans and the memory profile.",
-            "A malformed or structurally untrusted trace is rejected (exit 1) with a one-line reason.",
+            "span and op nodes with total and self time and memory, call and data edges, tensors, "
+                    + "gradients, the slowest and heaviest spans and the memory profile. A malformed or "
+                    + "structurally untrusted trace is rejected (exit 1) with a one-line reason.",
         })
 final class BuildCommand implements Callable<Integer> {
     private final Main.Services services;

@@ -13,11 +13,10 @@ import picocli.CommandLine.Parameters;
 /** {@code tracegraph check TRACE}. */
 @Command(header = "Print a trace's health report: trusted, issues, coverage.", name = "check", mixinStandardHelpOptions = true,
         description = {
-            "Check a trace's structure and print its health report as JSON: `trusted`,",
-            "`issues` (errors make a trace untrusted, warnings name gaps in what was captured)",
-            "and `coverage` (counts of what the trace holds).",
-            "Exits 1 when the trace is malformed or untrusted (the report is still printed",
-            "for an untrusted trace), 0 when it is trusted.",
+            "Check a trace's structure and print its health report as JSON: `trusted`, `issues` "
+                    + "(errors make a trace untrusted, warnings name gaps in what was captured) and `coverage` "
+                    + "(counts of what the trace holds). Exits 1 when the trace is malformed or untrusted (the "
+                    + "report is still printed for an untrusted trace), 0 when it is trusted.",
         })
 final class CheckCommand implements Callable<Integer> {
     private final Main.Services services;

@@ -16,12 +16,11 @@ import picocli.CommandLine.Spec;
         description = {
             "Manage the embedded PostgreSQL that keeps imported runs.",
             "",
-            "Its data lives in $TRACEGRAPH_HOME, by default",
-            "$${XDG_DATA_HOME:-~/.local/share}/tracegraph.",
-            "Commands start it on demand and stop it when the last of them ends; `db start`",
-            "keeps it running so that psql and other SQL tools can connect. It listens on",
-            "127.0.0.1 only and wants the password generated for it, which `db url` prints:",
-            "keep that URL to yourself.",
+            "Its data lives in $TRACEGRAPH_HOME, by default "
+                    + "$${XDG_DATA_HOME:-~/.local/share}/tracegraph. Commands start it on demand and stop it "
+                    + "when the last of them ends; `db start` keeps it running so that psql and other SQL tools "
+                    + "can connect. It listens on 127.0.0.1 only and wants the password generated for it, which "
+                    + "`db url` prints; keep that URL to yourself.",
         },
         footer = {
             "",
@@ -69,8 +68,8 @@ final class DbCommand implements Callable<Integer> {
             description = {
                 "Start the embedded database and keep it running until `db stop`.",
                 "",
-                "Joins the server if it already runs and applies pending schema migrations.",
-                "Prints its connection URI like `db url`.",
+                "Joins the server if it already runs and applies pending schema migrations. Prints its "
+                        + "connection URI like `db url`.",
             })
     int start(@Mixin CommonOptions common) {
         DatabaseConfig config = EmbeddedPostgresServer.start(home());
@@ -86,8 +85,7 @@ final class DbCommand implements Callable<Integer> {
             description = {
                 "Stop the embedded database if it runs.",
                 "",
-                "Commands still using it lose their connection; what they had not committed",
-                "is rolled back.",
+                "Commands still using it lose their connection; what they had not committed is rolled back.",
             })
     int stop(@Mixin CommonOptions common) {
         boolean wasRunning = EmbeddedPostgresServer.stop(home());

@@ -13,10 +13,10 @@ import picocli.CommandLine.Parameters;
 /** {@code tracegraph history PATH [--entrypoint E]}. */
 @Command(header = "Follow one span path's time and bytes across the stored runs.", name = "history", mixinStandardHelpOptions = true,
         description = {
-            "One span path's self time, total time and bytes across the stored runs, oldest first,",
-            "with a small bar chart of the total time on a terminal.",
-            "PATH is the semantic path: the span names from the root down joined by '/', as `compare`",
-            "prints them (e.g. tinygpt::train::update/update/Model::forward).",
+            "One span path's self time, total time and bytes across the stored runs, oldest first, "
+                    + "with a small bar chart of the total time on a terminal. PATH is the semantic path: the "
+                    + "span names from the root down joined by '/', as `compare` prints them (e.g. "
+                    + "tinygpt::train::update/update/Model::forward).",
         })
 final class HistoryCommand implements Callable<Integer> {
     private static final int BAR = 40;

@@ -20,13 +20,14 @@ import picocli.CommandLine.Spec;
 /** {@code tracegraph import PATH... [--jobs N] [--replace]}. */
 @Command(header = "Import traces, directories and archives into the run store.", name = "import", mixinStandardHelpOptions = true,
         description = {
-            "Import traces into the run store (PostgreSQL): trace files (.jsonl, .jsonl.gz, .json),",
-            "directories (recursively) and archives (.zip, .tar, .tar.gz, .tgz), nested in any way.",
-            "Archives are streamed, never extracted. Each trusted trace is stored as one run, whole or",
-            "not at all; content already stored is skipped; malformed and untrusted traces are rejected",
-            "with their reason and the rest is imported. Ends with a summary.",
-            "Exits 0 when nothing was rejected, 1 when some input was (now, or its content by an earlier",
-            "import), 3 when the database or the file system failed.",
+            "Import traces into the run store (PostgreSQL): trace files (.jsonl, .jsonl.gz, .json), "
+                    + "directories (recursively) and archives (.zip, .tar, .tar.gz, .tgz), nested in any way. "
+                    + "Archives are streamed, never extracted. Each trusted trace is stored as one run, whole "
+                    + "or not at all; content already stored is skipped; malformed and untrusted traces are "
+                    + "rejected with their reason and the rest is imported. Ends with a summary.",
+            "",
+            "Exits 0 when nothing was rejected, 1 when some input was (now, or its content by an earlier "
+                    + "import), 3 when the database or the file system failed.",
         })
 final class ImportCommand implements Callable<Integer> {
     private final Main.Services services;

@@ -46,6 +46,8 @@ public final class Main {
                 Map.copyOf(env));
         long serverLog = EmbeddedPostgresServer.logEnd(home);
         CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
+        // Paragraphs are wrapped at the terminal's width (80 columns when it cannot be told).
+        cli.setUsageHelpAutoWidth(true);
         cli.setOut(io.out());
         cli.setErr(io.err());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io,

@@ -24,9 +24,9 @@ import picocli.CommandLine.Parameters;
 /** {@code tracegraph show RUN}. */
 @Command(header = "Summarise a stored run: metadata, health, slowest and heaviest spans, memory.", name = "show", mixinStandardHelpOptions = true,
         description = {
-            "A stored run's summary: metadata, health warnings, total time, slowest and heaviest spans,",
-            "memory peak with its breakdown by category and by device.",
-            "RUN is a run_id, an unambiguous prefix of one, latest or latest~N.",
+            "A stored run's summary: metadata, health warnings, total time, slowest and heaviest "
+                    + "spans, memory peak with its breakdown by category and by device. RUN is a run_id, an "
+                    + "unambiguous prefix of one, latest or latest~N.",
         })
 final class ShowCommand implements Callable<Integer> {
     private final Main.Services services;

@@ -16,10 +16,10 @@ import picocli.CommandLine.Parameters;
 /** {@code tracegraph sql "SELECT ..."}. */
 @Command(name = "sql", mixinStandardHelpOptions = true,
         description = {
-            "Run one read-only SQL query over the store (tables and views: docs/sql.md).",
-            "Only a single SELECT, WITH, VALUES, TABLE or EXPLAIN statement is accepted; it runs in a",
-            "read-only transaction with a statement timeout, on the embedded database as a role that",
-            "may only read the store. Anything else is refused (exit 1).",
+            "Run one read-only SQL query over the store (tables and views: docs/sql.md). Only a "
+                    + "single SELECT, WITH, VALUES, TABLE or EXPLAIN statement is accepted; it runs in a "
+                    + "read-only transaction with a statement timeout, on the embedded database as a role that "
+                    + "may only read the store. Anything else is refused (exit 1).",
         })
 final class SqlCommand implements Callable<Integer> {
     private final Main.Services services;
