@@ -115,7 +115,8 @@ final class RunSources implements AutoCloseable {
             facts.add(factsOfTrace(Path.of(file)));
         }
         if (!stored.isEmpty()) {
-            facts.addAll(queries().facts(stored));
+            // Set comparisons do not compare gradients: not read.
+            facts.addAll(queries().facts(stored, false));
         }
         if (facts.isEmpty()) {
             throw new UnknownRun("`" + spec + "` names no run");

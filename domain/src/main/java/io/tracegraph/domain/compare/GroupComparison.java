@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  * which alone are tested: a model of 50,000 spans cannot have them all confirmed by ten runs, and
  * the spans that matter are the big ones.
  *
- * <p>Results are reproducible: the random numbers come from a {@link java.util.SplittableRandom}
- * seeded with {@code seed ^ pathHash} for each path, so a path's interval depends neither on the
+ * <p>Results are reproducible: the resamples come from a {@link java.util.SplittableRandom} seeded
+ * from {@code seed} alone for the paths that occur in every run (drawn once, shared by them) and
+ * with {@code seed ^ pathHash} for each other path, so a path's interval depends neither on the
  * other paths nor on the order of the runs (each side is taken in run-id order), and many paths are
  * computed in parallel without changing anything. {@code paths} lists the paths found slower or
  * faster first, then the others, each part sorted by the absolute relative change of self time,
@@ -56,6 +57,7 @@ public record GroupComparison(
     private static final int QUANTITIES = 3;
     private static final int GREATER = 0;
     private static final int LESS = 1;
+    private static final long SHARED_SALT = 0x7368617265645f72L;
     private static final long TOTAL_MS_SALT = 0x746f74616c5f6d73L;
     private static final long PEAK_BYTES_SALT = 0x7065616b5f627974L;
     private static final Comparator<PathComparison> BY_CHANGE =
@@ -128,7 +130,11 @@ public record GroupComparison(
         // without changing the result.
         Set<Long> family = testedFamily(both, options, enough);
         Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
-        List<Tested> tested = work.map(o -> comparePath(o, options, family.contains(o.hash))).toList();
+        // Paths that occur once in every run (most of them) share one set of resamples.
+        MedianBootstrap.Resamples shared = family.isEmpty() ? null
+                : new MedianBootstrap.Resamples(options.seed() ^ SHARED_SALT, options.resamples(), base.size(),
+                        cand.size());
+        List<Tested> tested = work.map(o -> comparePath(o, options, family.contains(o.hash), shared)).toList();
         Confirmation confirmation = confirm(tested, options);
         List<PathComparison> compared = new ArrayList<>(confirmation.paths());
         if (sparse > 0) {
@@ -163,10 +169,12 @@ public record GroupComparison(
                 onlyInCandidate, totalMs, peakBytes);
     }
 
-    private static Tested comparePath(Occurrences o, GroupOptions options, boolean tested) {
+    private static Tested comparePath(Occurrences o, GroupOptions options, boolean tested,
+            MedianBootstrap.Resamples shared) {
         double[][] base = values(o.baseline);
         double[][] cand = values(o.candidate);
-        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options, tested);
+        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options, tested,
+                shared);
         PathComparison path = new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(),
                 metrics[0], metrics[1], metrics[2]);
         return new Tested(path, tested, tested ? rankTests(base, cand) : null);

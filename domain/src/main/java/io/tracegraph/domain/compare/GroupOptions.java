@@ -10,7 +10,7 @@ package io.tracegraph.domain.compare;
 public record GroupOptions(long seed, int resamples, double confidence, double threshold, int minRunsPerSide,
         int maxTestedPaths) {
     public static final long DEFAULT_SEED = 0x7472616365L;
-    public static final int DEFAULT_RESAMPLES = 2000;
+    public static final int DEFAULT_RESAMPLES = 1000;
     public static final double DEFAULT_CONFIDENCE = 0.95;
     public static final double DEFAULT_THRESHOLD = 0.05;
     public static final int DEFAULT_MIN_RUNS_PER_SIDE = 3;

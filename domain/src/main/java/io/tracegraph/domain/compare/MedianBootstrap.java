@@ -20,6 +20,16 @@ final class MedianBootstrap {
      */
     static MetricComparison[] compare(double[][] baseline, double[][] candidate, long seed, GroupOptions options,
             boolean enough) {
+        return compare(baseline, candidate, seed, options, enough, null);
+    }
+
+    /**
+     * As {@link #compare(double[][], double[][], long, GroupOptions, boolean)}, taking the resamples
+     * from {@code shared} when its side sizes are this comparison's (many paths occur in every run:
+     * they need not draw the same kind of resamples each), else drawing them from {@code seed}.
+     */
+    static MetricComparison[] compare(double[][] baseline, double[][] candidate, long seed, GroupOptions options,
+            boolean enough, Resamples shared) {
         int quantities = baseline.length;
         MetricComparison[] result = new MetricComparison[quantities];
         if (!enough) {
@@ -47,12 +57,18 @@ final class MedianBootstrap {
         for (int q = 0; q < quantities; q++) {
             changes[q] = varies[q] ? new double[resamples] : null;
         }
+        Resamples draws = shared != null && shared.fits(nb, nc, resamples) ? shared : null;
         int[] baseCount = new int[nb];
         int[] candCount = new int[nc];
-        SplittableRandom random = new SplittableRandom(seed);
+        SplittableRandom random = draws == null && anyVaries ? new SplittableRandom(seed) : null;
         for (int r = 0; anyVaries && r < resamples; r++) {
-            draw(random, baseCount);
-            draw(random, candCount);
+            if (draws != null) {
+                baseCount = draws.baseline[r];
+                candCount = draws.candidate[r];
+            } else {
+                draw(random, baseCount);
+                draw(random, candCount);
+            }
             for (int q = 0; q < quantities; q++) {
                 if (varies[q]) {
                     changes[q][r] = relativeChange(resampledMedian(baseline[q], baseOrder[q], baseCount),
@@ -72,6 +88,30 @@ final class MedianBootstrap {
             result[q] = new MetricComparison(b, c, change, interval, Verdict.of(interval, options.threshold()));
         }
         return result;
+    }
+
+    /**
+     * Resamples drawn once for every comparison of {@code baselineRuns} against
+     * {@code candidateRuns}: how many times each run is drawn, per resample and side.
+     */
+    static final class Resamples {
+        final int[][] baseline;
+        final int[][] candidate;
+
+        Resamples(long seed, int resamples, int baselineRuns, int candidateRuns) {
+            SplittableRandom random = new SplittableRandom(seed);
+            baseline = new int[resamples][baselineRuns];
+            candidate = new int[resamples][candidateRuns];
+            for (int r = 0; r < resamples; r++) {
+                draw(random, baseline[r]);
+                draw(random, candidate[r]);
+            }
+        }
+
+        boolean fits(int baselineRuns, int candidateRuns, int resamples) {
+            return baseline.length == resamples && baseline[0].length == baselineRuns
+                    && candidate[0].length == candidateRuns;
+        }
     }
 
     private static boolean constant(double[] values) {

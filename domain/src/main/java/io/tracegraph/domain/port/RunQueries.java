@@ -73,7 +73,15 @@ public interface RunQueries {
      * order given, each run's paths as {@link #pathStats} gives them. Runs are read concurrently;
      * this fails when one of them is no longer stored.
      */
-    List<RunFacts> facts(List<RunRef> runs);
+    default List<RunFacts> facts(List<RunRef> runs) {
+        return facts(runs, true);
+    }
+
+    /**
+     * {@link #facts(List)}, with each run's gradient records only when {@code gradients} (set
+     * comparisons do not use them, and a training run may have tens of thousands).
+     */
+    List<RunFacts> facts(List<RunRef> runs, boolean gradients);
 
     /**
      * One semantic path (its text as {@code /}-joined names from the root, like the paths that

@@ -353,7 +353,7 @@ class GroupComparisonTest {
         assertThatThrownBy(() -> DEFAULTS.withConfidence(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DEFAULTS.withThreshold(-0.01)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DEFAULTS.withMinRunsPerSide(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(DEFAULTS).isEqualTo(new GroupOptions(GroupOptions.DEFAULT_SEED, 2000, 0.95, 0.05, 3, 1000));
+        assertThat(DEFAULTS).isEqualTo(new GroupOptions(GroupOptions.DEFAULT_SEED, 1000, 0.95, 0.05, 3, 1000));
     }
 
     private static MetricComparison onlyMetric(List<RunFacts> baseline, List<RunFacts> candidate,
