@@ -130,12 +130,32 @@ final class ReportCommand implements Callable<Integer> {
         }
         RunSources.RunGraph baseRun = sources.graph(median(base).runId());
         RunSources.RunGraph candRun = sources.graph(median(cand).runId());
-        ComparisonReport.Side baseSide = new ComparisonReport.Side(runs.get(0), base.size(), baseRun.label(),
-                baseRun.graph());
-        ComparisonReport.Side candSide = new ComparisonReport.Side(runs.get(1), cand.size(), candRun.label(),
-                candRun.graph());
+        ComparisonReport.Side baseSide = new ComparisonReport.Side(shortLabel(runs.get(0)), base.size(),
+                shortLabel(baseRun.label()), baseRun.graph());
+        ComparisonReport.Side candSide = new ComparisonReport.Side(shortLabel(runs.get(1)), cand.size(),
+                shortLabel(candRun.label()), candRun.graph());
         Output.write(services.io(), output, out -> ComparisonReport.writeGroups(baseSide, candSide, comparison,
-                maxNodes, out));
+                base, cand, maxNodes, out));
+    }
+
+    /** A set as a heading can show it: a list by its first and last member (file names only), else as typed. */
+    static String shortLabel(String spec) {
+        List<String> parts = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            String p = part.strip();
+            if (!p.isEmpty()) {
+                Path file = RunSources.traceFile(p).orElse(null);
+                parts.add(file != null && file.getFileName() != null ? file.getFileName().toString() : p);
+            }
+        }
+        if (parts.size() <= 1) {
+            return parts.isEmpty() ? spec : parts.get(0);
+        }
+        if (parts.size() <= 3) {
+            return String.join(", ", parts);
+        }
+        return parts.get(0) + ", " + parts.get(1) + ", \u2026, " + parts.get(parts.size() - 1) + " (" + parts.size()
+                + " runs)";
     }
 
     private static ComparisonReport.Side side(RunSources.RunGraph run, int runs) {

@@ -10,6 +10,7 @@ import io.tracegraph.domain.compare.PathComparison;
 import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
+import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.SemanticPaths;
@@ -112,8 +113,8 @@ public final class ComparisonReport {
     }
 
     /** The report of two sets of runs. */
-    public static void writeGroups(Side base, Side candidate, GroupComparison c, int maxNodes, OutputStream out)
-            throws IOException {
+    public static void writeGroups(Side base, Side candidate, GroupComparison c, List<RunFacts> baseRuns,
+            List<RunFacts> candidateRuns, int maxNodes, OutputStream out) throws IOException {
         Map<Long, double[]> values = new HashMap<>();
         Map<Long, PathComparison> compared = new HashMap<>();
         List<Bar> bars = new ArrayList<>();
@@ -154,8 +155,8 @@ public final class ComparisonReport {
                 .add("memory peak, candidate median", (long) c.peakBytes().candidateMedian(), "bytes")
                 .add("memory peak, change", pct(c.peakBytes().relativeChange()), "percent")
                 .add("memory peak, verdict", wire(c.peakBytes().verdict()), "text")
-                .add("threshold", 100 * c.options().threshold(), "percent")
-                .add("confidence", 100 * c.options().confidence(), "percent")
+                .add("threshold", 100 * c.options().threshold(), "share")
+                .add("confidence", 100 * c.options().confidence(), "share")
                 .add("slower paths", (long) c.pathsWith(io.tracegraph.domain.compare.Verdict.SLOWER).size(), "count")
                 .add("faster paths", (long) c.pathsWith(io.tracegraph.domain.compare.Verdict.FASTER).size(), "count");
         PageTable.Builder paths = PageTable.named("paths", "Largest changes", "path", "text", "kind", "text",
@@ -169,11 +170,15 @@ public final class ComparisonReport {
                     t.interval() == null ? null : pct(t.interval().upper()), pct(p.selfTimeNs().relativeChange()),
                     (long) p.baselineRuns(), (long) p.candidateRuns());
         }
+        PageTable.Builder members = PageTable.named("runs", "The runs of each side", "side", "text", "run", "text",
+                "measured total", "ms", "memory peak", "bytes");
+        baseRuns.forEach(r -> members.row("baseline", r.runId(), r.totalMs(), r.peakBytes()));
+        candidateRuns.forEach(r -> members.row("candidate", r.runId(), r.totalMs(), r.peakBytes()));
         List<PageTable> tables = List.of(paths.note(String.format(Locale.ROOT, "the %d paths whose self time "
                 + "changed most (of %,d in both sets); the verdict is that of the total time", Math.min(TOP,
                 c.paths().size()), c.paths().size())).build(),
                 presences("only-in-baseline", "Only in the baseline", c.onlyInBaseline()),
-                presences("only-in-candidate", "Only in the candidate", c.onlyInCandidate()));
+                presences("only-in-candidate", "Only in the candidate", c.onlyInCandidate()), members.build());
         write(out, "groups", base, candidate, facts, c.notes(), values, compared, bars, c.options().threshold(),
                 maxNodes, tables);
     }

@@ -530,7 +530,7 @@
     var v = f.verdict[i];
     if (data.mode === 'groups' && v) {
       if (v === 'unchanged') { return '#dadde1'; }
-      if (v === 'inconclusive') { return '#f1e6b8'; }
+      if (v === 'inconclusive') { return '#f3ecd2'; }
     }
     if (c === null || c === undefined || Math.abs(c) < data.threshold) { return '#dadde1'; }
     var t = Math.min(1, Math.abs(c) / 0.5);
@@ -544,7 +544,7 @@
     }
     var W = Math.max(520, parent.clientWidth - 8);
     var LABEL = Math.min(320, Math.round(W * 0.3));
-    var plotW = W - LABEL - 70;
+    var plotW = W - LABEL - 270;
     var maxAbs = 0.1;
     list.forEach(function (b) {
       [b.change, b.lo, b.hi].forEach(function (v) {
@@ -555,7 +555,7 @@
     var top = 26;
     var svg = svgEl('svg', { width: W, height: top + list.length * BAR + 30, role: 'img',
       'aria-label': 'largest regressions and improvements' });
-    var mid = LABEL + plotW / 2;
+    var mid = LABEL + 100 + plotW / 2;
     function x(v) { return mid + Math.max(-1, Math.min(1, v / maxAbs)) * plotW / 2; }
     var axis = svgEl('g', { 'class': 'axis' });
     [-1, -0.5, 0, 0.5, 1].forEach(function (q) {
@@ -632,7 +632,7 @@
       + '). Hover for both sides; click to zoom.');
     note(flameSection, f.note, true);
     var entries = [['slower', 'hsl(2, 78%, 55%)'], ['faster', 'hsl(212, 72%, 55%)'], ['unchanged', '#dadde1']];
-    if (data.mode === 'groups') { entries.push(['inconclusive', '#f1e6b8']); }
+    if (data.mode === 'groups') { entries.push(['inconclusive', '#f3ecd2']); }
     entries.push(['only in candidate', '#b07cc6'], ['only in base', '#eef0f2', '1px dashed #9aa3ad'],
       ['merged (more)', '#d4d7db']);
     legend(flameSection, entries);
