@@ -11,6 +11,7 @@ import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.compare.Verdict;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.SemanticPaths;
@@ -157,8 +158,8 @@ public final class ComparisonReport {
                 .add("memory peak, verdict", wire(c.peakBytes().verdict()), "text")
                 .add("threshold", 100 * c.options().threshold(), "share")
                 .add("confidence", 100 * c.options().confidence(), "share")
-                .add("slower paths", (long) c.pathsWith(io.tracegraph.domain.compare.Verdict.SLOWER).size(), "count")
-                .add("faster paths", (long) c.pathsWith(io.tracegraph.domain.compare.Verdict.FASTER).size(), "count");
+                .add("slower paths", (long) c.pathsWith(Verdict.SLOWER).size(), "count")
+                .add("faster paths", (long) c.pathsWith(Verdict.FASTER).size(), "count");
         PageTable.Builder paths = PageTable.named("paths", "Largest changes", "path", "text", "kind", "text",
                 "verdict", "text", "total, baseline median", "ns", "total, candidate median", "ns", "total change",
                 "percent", "interval low", "percent", "interval high", "percent", "self change", "percent",

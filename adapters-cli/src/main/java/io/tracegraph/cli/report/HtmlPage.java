@@ -23,8 +23,8 @@ import java.util.Properties;
  * error instead of a request.
  *
  * <p>Trace names are untrusted. They only ever travel inside the JSON, whose {@code <}, {@code >},
- * {@code &} and non-ASCII characters are written as {@code \}{@code uXXXX} escapes, so no text in
- * the data can close the script element; the script puts them into the page as text nodes only.
+ * {@code &} and non-ASCII characters are written as backslash-u escapes, so no text in the data can
+ * close the script element; the script puts them into the page as text nodes only.
  */
 final class HtmlPage {
     private static final String UPLOT = "org.webjars.npm/uplot";

@@ -545,24 +545,34 @@
     var W = Math.max(520, parent.clientWidth - 8);
     var LABEL = Math.min(320, Math.round(W * 0.3));
     var plotW = W - LABEL - 270;
-    var maxAbs = 0.1;
+    // One linear scale from the largest fall (never below -100%) to the largest rise (shown up to
+    // +300%; longer bars end in the margin), each end rounded up to a plain number.
+    var fall = 0.1;
+    var rise = 0.1;
     list.forEach(function (b) {
       [b.change, b.lo, b.hi].forEach(function (v) {
-        if (typeof v === 'number' && isFinite(v)) { maxAbs = Math.max(maxAbs, Math.min(3, Math.abs(v))); }
+        if (typeof v === 'number' && isFinite(v)) {
+          if (v < 0) { fall = Math.max(fall, Math.min(1, -v)); } else { rise = Math.max(rise, Math.min(3, v)); }
+        }
       });
     });
+    function plain(v) {
+      return [0.1, 0.2, 0.25, 0.5, 1, 1.5, 2, 2.5, 3].filter(function (p) { return p >= v - 1e-9; })[0] || 3;
+    }
+    fall = plain(fall);
+    rise = plain(rise);
     var BAR = 20;
     var top = 26;
     var svg = svgEl('svg', { width: W, height: top + list.length * BAR + 30, role: 'img',
       'aria-label': 'largest regressions and improvements' });
-    var mid = LABEL + 100 + plotW / 2;
-    function x(v) { return mid + Math.max(-1, Math.min(1, v / maxAbs)) * plotW / 2; }
+    var left = LABEL + 100;
+    function x(v) { return left + (Math.max(-fall, Math.min(rise, v)) + fall) / (fall + rise) * plotW; }
     var axis = svgEl('g', { 'class': 'axis' });
-    [-1, -0.5, 0, 0.5, 1].forEach(function (q) {
-      var xv = mid + q * plotW / 2;
+    [-fall, -fall / 2, 0, rise / 2, rise].forEach(function (v) {
+      var xv = x(v);
       axis.appendChild(svgEl('line', { x1: xv, x2: xv, y1: top - 6, y2: top + list.length * BAR }));
       var t = svgEl('text', { x: xv, y: top - 10, 'text-anchor': 'middle' });
-      t.textContent = fmtPct(q * maxAbs * 100);
+      t.textContent = fmtPct(v * 100);
       axis.appendChild(t);
     });
     svg.appendChild(axis);
@@ -581,8 +591,8 @@
         fill: b.change > 0 ? '#d9534f' : '#3b7dd8' });
       g.appendChild(rect);
       if (typeof b.lo === 'number' || typeof b.hi === 'number') {
-        var lo = x(typeof b.lo === 'number' ? b.lo : -maxAbs);
-        var hi = x(typeof b.hi === 'number' ? b.hi : maxAbs);
+        var lo = x(typeof b.lo === 'number' ? b.lo : -fall);
+        var hi = x(typeof b.hi === 'number' ? b.hi : rise);
         g.appendChild(svgEl('line', { 'class': 'whisker', x1: lo, x2: hi, y1: y + BAR / 2, y2: y + BAR / 2 }));
         g.appendChild(svgEl('line', { 'class': 'whisker', x1: lo, x2: lo, y1: y + 5, y2: y + BAR - 5 }));
         g.appendChild(svgEl('line', { 'class': 'whisker', x1: hi, x2: hi, y1: y + 5, y2: y + BAR - 5 }));
