@@ -9,8 +9,10 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -185,6 +187,28 @@ class ReportBrowserTest {
         assertThat(number("return document.querySelectorAll('#flame svg rect').length")).isGreaterThan(200);
         assertThat(paintedPixels("#memory canvas")).isGreaterThan(5_000);
         assertThat(text("#memory")).contains("drawn as");
+        assertQuiet(html);
+    }
+
+    @Test
+    void everyTrustedConformanceSampleDrawsWithoutErrors() throws IOException {
+        List<Path> samples = new ArrayList<>();
+        for (String name : List.of("synthetic", "train_tiny", "train_quirks", "infer_small", "infer_quirks", "bom",
+                "crlf")) {
+            Path sample = dir.resolve(name + ".jsonl");
+            try (InputStream in = ReportBrowserTest.class.getResourceAsStream("/conformance/" + name + ".jsonl")) {
+                Files.copy(in, sample, StandardCopyOption.REPLACE_EXISTING);
+            }
+            samples.add(sample);
+            Path html = report(name + ".html", "report", sample.toString());
+            open(html);
+            assertThat(number("return document.querySelectorAll('#flame svg rect').length")).as(name).isPositive();
+            assertQuiet(html);
+        }
+        // Different programs: paths only on one side, quirks on both.
+        Path html = report("quirks.html", "report", "--compare", samples.get(2).toString(), samples.get(4).toString());
+        open(html);
+        assertThat(number("return document.querySelectorAll('#flame svg rect.removed').length")).isPositive();
         assertQuiet(html);
     }
 
