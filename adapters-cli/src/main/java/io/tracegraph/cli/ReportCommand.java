@@ -25,25 +25,27 @@ import picocli.CommandLine.Spec;
 @Command(header = "Write a self-contained HTML report of a run, or of a comparison.", name = "report",
         mixinStandardHelpOptions = true,
         description = {
-            "Write one HTML file that any browser opens without a server or a network connection",
-            "(scripts, styles and data are all inside it).",
+            "Write one HTML file that any browser opens without a server or a network",
+            "connection: scripts, styles and data are all inside it.",
             "",
-            "A run: a zoomable icicle chart of the span tree (width = total time, colour = kind; hover",
-            "for self and total time and bytes, click to zoom), the memory timeline of each device",
-            "with the peak marked and its breakdown by category, sortable tables of the slowest and",
-            "heaviest spans and ops, the health warnings and the gradient facts.",
+            "A run: a zoomable icicle chart of the span tree (width = total time, colour =",
+            "kind; hover for self and total time and bytes, click to zoom), the memory",
+            "timeline of each device with the peak marked and its breakdown by category,",
+            "sortable tables of the slowest and heaviest spans and ops, the health",
+            "warnings and the gradient facts.",
             "",
-            "--compare BASE CAND: the span trees of both sides merged by semantic path and coloured by",
-            "the change of total time, a bar chart of the largest regressions and improvements (with",
-            "bootstrap confidence intervals when a side is a set of runs), both memory timelines",
-            "overlaid, and tables of the changes. BASE and CAND are runs, or sets of runs as for",
-            "`compare`: a comma-separated list, tag:KEY=VALUE or a range such as latest~9..latest",
-            "(the tree and the timelines then come from each set's run with the median total time).",
+            "--compare BASE CAND: the span trees of both sides merged by semantic path and",
+            "coloured by the change of total time, a bar chart of the largest self-time",
+            "regressions and improvements (with bootstrap confidence intervals when a side",
+            "is a set of runs), both memory timelines overlaid, and tables of the changes.",
+            "BASE and CAND are runs, or sets of runs as for `compare`: a comma-separated",
+            "list, tag:KEY=VALUE or a range such as latest~9..latest (the tree and the",
+            "timelines then come from each set's run with the median total time).",
             "",
-            "A run is a trace file (read without a database) or a stored run: a run_id, an unambiguous",
-            "prefix of one, latest or latest~N. Large runs are pruned visibly: the widest --max-nodes",
-            "spans and ops get their own box, the rest is merged into grey boxes that say how many",
-            "nodes they hold, and the page says so.",
+            "A run is a trace file (read without a database) or a stored run: a run_id, an",
+            "unambiguous prefix of one, latest or latest~N. Large runs are pruned visibly:",
+            "the widest --max-nodes spans and ops get their own box, the others are merged",
+            "into grey boxes that say how many nodes they hold, and the page says so.",
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -80,7 +82,7 @@ final class ReportCommand implements Callable<Integer> {
     int maxNodes;
 
     @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
-            description = "Relative change below which a path counts as unchanged (default: ${DEFAULT-VALUE}%).")
+            description = "Relative change below which a path counts as unchanged (default: ${DEFAULT-VALUE}%%).")
     double threshold;
 
     ReportCommand(Main.Services services) {
