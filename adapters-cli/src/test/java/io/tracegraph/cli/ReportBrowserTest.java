@@ -191,6 +191,26 @@ class ReportBrowserTest {
     }
 
     @Test
+    void namesFromTheTraceNeverBecomeMarkup() throws IOException {
+        String evil = "<img src=x onerror=\"document.title='owned'\">";
+        Path clean = dir.resolve("clean.jsonl");
+        SyntheticTrace.training().ops(300).seed(5).device("cuda:" + evil).writeTo(clean);
+        String text = Files.readString(clean).replace("\"name\":\"update\"",
+                "\"name\":" + JSON.writeValueAsString("update</script>" + evil));
+        Path trace = Files.writeString(dir.resolve("evil.jsonl"), text);
+        Path html = report("evil.html", "report", trace.toString());
+        Path diff = report("evil-diff.html", "report", "--compare", clean.toString(), trace.toString());
+
+        for (Path page : List.of(html, diff)) {
+            open(page);
+            assertThat(number("return document.querySelectorAll('img, main script').length")).isZero();
+            assertThat(browser.getTitle()).doesNotContain("owned");
+            assertThat(text("body")).contains("cuda:" + evil);
+            assertQuiet(page);
+        }
+    }
+
+    @Test
     void everyTrustedConformanceSampleDrawsWithoutErrors() throws IOException {
         List<Path> samples = new ArrayList<>();
         for (String name : List.of("synthetic", "train_tiny", "train_quirks", "infer_small", "infer_quirks", "bom",
