@@ -7,6 +7,7 @@ import io.tracegraph.domain.compare.GroupOptions;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.trace.CodePointOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -130,8 +131,8 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new RunSources.UnknownRun(e.getMessage());
         }
-        RunSources.RunGraph baseRun = sources.graph(median(base).runId());
-        RunSources.RunGraph candRun = sources.graph(median(cand).runId());
+        RunSources.RunGraph baseRun = representative(sources, base);
+        RunSources.RunGraph candRun = representative(sources, cand);
         ComparisonReport.Side baseSide = new ComparisonReport.Side(shortLabel(runs.get(0)), base.size(),
                 shortLabel(baseRun.label()), baseRun.graph());
         ComparisonReport.Side candSide = new ComparisonReport.Side(shortLabel(runs.get(1)), cand.size(),
@@ -164,11 +165,15 @@ final class ReportCommand implements Callable<Integer> {
         return new ComparisonReport.Side(run.label(), runs, run.label(), run.graph());
     }
 
-    /** The run with the median total time (the lower one of an even count; ties by run id). */
-    private static RunFacts median(List<RunFacts> runs) {
+    /**
+     * The graph of the run with the median total time (the lower one of an even count; ties by run
+     * id). A group names a trace file by its path and a stored run by its run_id.
+     */
+    private static RunSources.RunGraph representative(RunSources sources, List<RunFacts> runs) {
         List<RunFacts> sorted = new ArrayList<>(runs);
         sorted.sort(Comparator.comparingDouble(RunFacts::totalMs)
                 .thenComparing(RunFacts::runId, CodePointOrder.COMPARATOR));
-        return sorted.get((sorted.size() - 1) / 2);
+        String id = sorted.get((sorted.size() - 1) / 2).runId();
+        return Files.isRegularFile(Path.of(id)) ? sources.graph(id) : sources.storedGraph(id);
     }
 }

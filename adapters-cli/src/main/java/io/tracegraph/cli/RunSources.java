@@ -113,6 +113,15 @@ final class RunSources implements AutoCloseable {
             TraceResult.Built built = (TraceResult.Built) result;
             return new RunGraph(file.get().toString(), built.graph(), built.health(), null);
         }
+        return storedGraph(reference, parts);
+    }
+
+    /** The whole graph of a stored run, never of a file (for run ids that a group already resolved). */
+    RunGraph storedGraph(String reference) {
+        return storedGraph(reference, EnumSet.allOf(GraphPart.class));
+    }
+
+    private RunGraph storedGraph(String reference, Set<GraphPart> parts) {
         RunRef ref = resolve(reference);
         Optional<ExecutionGraph> graph = queries().graph(ref, parts);
         Optional<RunSummary> summary = graph.isPresent() ? queries().summary(ref) : Optional.empty();
