@@ -44,6 +44,8 @@ public final class ChromeTraceWriter {
     /** The process every track belongs to. */
     static final int PID = 1;
     static final String SPAN_TRACK = "spans";
+    /** Lanes of a track tried in order before an event opens a new one (besides its parent's and the newest). */
+    static final int LANE_SCAN = 64;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
@@ -178,8 +180,11 @@ public final class ChromeTraceWriter {
                 Integer parent = parentId == null ? null : position.get(parentId);
                 int preferred = parent == null ? -1 : laneOf[parent];
                 int chosen = -1;
-                for (int t = -1; t < stacks.size() && chosen < 0; t++) {
-                    int l = t < 0 ? preferred : t;
+                // The parent's lane, then the first LANE_SCAN lanes and the newest one: linear time even for
+                // events that all overlap (a trace of asynchronous ops), at worst with more lanes than needed.
+                int lanes = stacks.size();
+                for (int t = -1; t <= Math.min(lanes, LANE_SCAN) && chosen < 0; t++) {
+                    int l = t < 0 ? preferred : t < Math.min(lanes, LANE_SCAN) ? t : lanes - 1;
                     if (l < 0 || (t >= 0 && l == preferred)) {
                         continue;
                     }

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class ChromeTraceWriterTest {
 
@@ -107,6 +108,20 @@ class ChromeTraceWriterTest {
         assertThat(tid.get("b")).isEqualTo(tid.get("c")).isEqualTo(2);
         assertThat(tid.get("a/op/0")).isEqualTo(tid.get("b/op/0")).isEqualTo(3);
         assertThat(tid.get("a/op/1")).isEqualTo(4);
+    }
+
+    @Test
+    @Timeout(20)
+    void eventsThatAllOverlapStayNestedInLinearTime() throws IOException {
+        List<GraphNode> nodes = new ArrayList<>();
+        nodes.add(span("root", null, 0, 10_000_000));
+        for (int i = 0; i < 60_000; i++) {
+            nodes.add(op("root/op/" + i, "root", i * 10L, 100_000));
+        }
+        ChromeTraceEvents trace = export(graph(nodes, MemoryProfile.EMPTY));
+
+        assertThat(trace.assertWellFormed()).isEqualTo(60_001);
+        assertThat(trace.threadNames().values()).contains("ops cpu", "ops cpu (2)");
     }
 
     @Test
