@@ -57,6 +57,9 @@ class ReportBrowserTest {
     /** Selenium warns that it has no DevTools classes for this Chromium: true, and not needed here. */
     private static final Logger SELENIUM = Logger.getLogger("org.openqa.selenium");
 
+    /** Set verdicts need a rank-sum test confirmed across every path: 5 runs a side can never be. */
+    private static final int RUNS_PER_SIDE = 10;
+
     @TempDir
     static Path dir;
     static ChromeDriver browser;
@@ -142,7 +145,7 @@ class ReportBrowserTest {
     void comparisonReportDrawsTreeBarsAndOverlaidTimelines() throws IOException {
         List<String> base = new ArrayList<>();
         List<String> cand = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < RUNS_PER_SIDE; i++) {
             Path b = dir.resolve("base" + i + ".jsonl");
             Path c = dir.resolve("cand" + i + ".jsonl");
             SyntheticTrace.training().ops(1_500).seed(7).timingSeed(100 + i).runId("base-" + i).writeTo(b);

@@ -25,6 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * Set verdicts need a rank-sum test significant after Holm's correction over every path; 5 runs a
+     * side cannot get there (p is at least 1/252), 10 can (1/184,756).
+     */
+    private static final int RUNS_PER_SIDE = 10;
+
     @TempDir
     static Path dir;
     static Path train;
@@ -36,7 +42,7 @@ class ReportCommandsTest {
         train = dir.resolve("train.jsonl");
         SyntheticTrace.training().ops(1_200).seed(7).writeTo(train);
         // Repeated runs of one program; the candidate's Mlp::forward spans take twice as long.
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < RUNS_PER_SIDE; i++) {
             Path b = dir.resolve("base" + i + ".jsonl");
             Path c = dir.resolve("cand" + i + ".jsonl");
             SyntheticTrace.training().ops(1_200).seed(7).timingSeed(100 + i).runId("base-" + i).writeTo(b);
