@@ -568,8 +568,12 @@
     var left = LABEL + 100;
     function x(v) { return left + (Math.max(-fall, Math.min(rise, v)) + fall) / (fall + rise) * plotW; }
     var axis = svgEl('g', { 'class': 'axis' });
-    [-fall, -fall / 2, 0, rise / 2, rise].forEach(function (v) {
+    var labelled = [];
+    [0, -fall, rise, -fall / 2, rise / 2].forEach(function (v) {
       var xv = x(v);
+      // A tick whose label would run into another's is left out (a short side of the scale).
+      if (labelled.some(function (other) { return Math.abs(other - xv) < 48; })) { return; }
+      labelled.push(xv);
       axis.appendChild(svgEl('line', { x1: xv, x2: xv, y1: top - 6, y2: top + list.length * BAR }));
       var t = svgEl('text', { x: xv, y: top - 10, 'text-anchor': 'middle' });
       t.textContent = fmtPct(v * 100);
