@@ -116,8 +116,8 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         long bytes = output.toFile().length();
-        services.io().out().printf(Locale.ROOT, "wrote %s (%,d KB): open it in a browser%n", output,
-                (bytes + 1023) / 1024);
+        services.io().out().printf(Locale.ROOT, "wrote %s (%,d KB): open it in a browser%n",
+                CliIo.oneLine(output.toString()), (bytes + 1023) / 1024);
         services.io().out().flush();
         return ExitCode.OK;
     }
