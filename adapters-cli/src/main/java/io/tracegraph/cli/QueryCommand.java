@@ -1,14 +1,6 @@
 package io.tracegraph.cli;
 
-import io.tracegraph.application.TraceInput;
-import io.tracegraph.application.TraceResult;
-import io.tracegraph.domain.graph.ExecutionGraph;
-import io.tracegraph.domain.run.RunRef;
-import io.tracegraph.domain.run.RunSummary;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +22,6 @@ import picocli.CommandLine.Parameters;
             "  health      trusted, coverage counts and health issues",
         })
 final class QueryCommand implements Callable<Integer> {
-    /** Names that are meant as trace files even when no such file exists (so that a typo is not a run). */
-    private static final String[] TRACE_SUFFIXES = {".jsonl", ".jsonl.gz", ".json", ".json.gz"};
-
     private final Main.Services services;
 
     @Mixin
@@ -63,23 +52,9 @@ final class QueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Optional<Path> file = traceFile(run);
-        if (file.isPresent()) {
-            TraceResult result = services.buildGraph().build(TraceInput.of(file.get()));
-            if (!(result instanceof TraceResult.Built built)) {
-                return Rejections.report(services.io(), result);
-            }
-            return write(GraphReports.report(kind, built.graph(), built.health()));
-        }
         try (RunSources sources = new RunSources(services, database)) {
-            RunRef ref = sources.resolve(run);
-            Optional<ExecutionGraph> graph = sources.queries().graph(ref, GraphReports.parts(kind));
-            Optional<RunSummary> summary = graph.isPresent() ? sources.queries().summary(ref) : Optional.empty();
-            if (summary.isEmpty()) {
-                services.io().error("run `" + ref.runId() + "` is no longer stored");
-                return ExitCode.REJECTED;
-            }
-            return write(GraphReports.report(kind, graph.get(), summary.get().health()));
+            RunSources.RunGraph run = sources.graph(this.run, GraphReports.parts(kind));
+            return write(GraphReports.report(kind, run.graph(), run.health()));
         }
     }
 
@@ -87,23 +62,5 @@ final class QueryCommand implements Callable<Integer> {
         Format chosen = format.chosen(services.io());
         Output.write(services.io(), output, out -> ReportRenderer.render(report, chosen, out));
         return ExitCode.OK;
-    }
-
-    /** The trace file {@code reference} names: an existing file, or a name with a trace file's suffix. */
-    private static Optional<Path> traceFile(String reference) {
-        try {
-            Path path = Path.of(reference);
-            if (Files.isRegularFile(path)) {
-                return Optional.of(path);
-            }
-            for (String suffix : TRACE_SUFFIXES) {
-                if (reference.endsWith(suffix)) {
-                    return Optional.of(path);
-                }
-            }
-            return Optional.empty();
-        } catch (InvalidPathException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -6,17 +6,25 @@ import io.tracegraph.domain.compare.GradientFact;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.port.RunQueries.GraphPart;
 import io.tracegraph.domain.run.RunFilter;
 import io.tracegraph.domain.run.RunListing;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.run.RunResolution;
+import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.run.StoredRun;
 import io.tracegraph.postgres.JdbiRunQueries;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,6 +36,15 @@ import java.util.regex.Pattern;
  */
 final class RunSources implements AutoCloseable {
     private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d+))?\\.\\.latest(?:~(\\d+))?");
+    /** Names that are meant as trace files even when no such file exists (so that a typo is not a run). */
+    private static final String[] TRACE_SUFFIXES = {".jsonl", ".jsonl.gz", ".json", ".json.gz"};
+
+    /**
+     * A run's graph (whole, unless only some parts of a stored one were asked for) with the health of
+     * its trace: a trace file's, built now ({@code stored} is {@code null}), or a stored run's. {@code label} names it for people: the file or the run_id.
+     */
+    record RunGraph(String label, ExecutionGraph graph, TraceHealth health, StoredRun stored) {
+    }
 
     /** A reference that names no run, or several: the user's input is at fault (Main maps it to exit 1). */
     static final class UnknownRun extends RuntimeException {
@@ -68,6 +85,74 @@ final class RunSources implements AutoCloseable {
             return found.run();
         }
         throw new UnknownRun(describe(resolution));
+    }
+
+    /**
+     * The whole graph of one run: a trace file (an existing file, or a name with a trace file's
+     * suffix) is read and built, anything else is a stored run. A rejected trace or a run that names
+     * nothing is an {@link UnknownRun}.
+     */
+    RunGraph graph(String reference) {
+        return graph(reference, EnumSet.allOf(GraphPart.class));
+    }
+
+    /**
+     * As {@link #graph(String)}, reading only {@code parts} of a stored graph (a trace file is always
+     * built whole).
+     */
+    RunGraph graph(String reference, Set<GraphPart> parts) {
+        Optional<Path> file = traceFile(reference);
+        if (file.isPresent()) {
+            TraceResult result = services.buildGraph().build(TraceInput.of(file.get()));
+            if (result instanceof TraceResult.Malformed malformed) {
+                throw new UnknownRun(malformed.problem().render());
+            }
+            if (result instanceof TraceResult.Untrusted untrusted) {
+                throw new UnknownRun(untrusted.message());
+            }
+            TraceResult.Built built = (TraceResult.Built) result;
+            return new RunGraph(file.get().toString(), built.graph(), built.health(), null);
+        }
+        return storedGraph(reference, parts);
+    }
+
+    /** The whole graph of a stored run, never of a file (for run ids that a group already resolved). */
+    RunGraph storedGraph(String reference) {
+        return storedGraph(reference, EnumSet.allOf(GraphPart.class));
+    }
+
+    private RunGraph storedGraph(String reference, Set<GraphPart> parts) {
+        RunRef ref = resolve(reference);
+        Optional<ExecutionGraph> graph = queries().graph(ref, parts);
+        Optional<RunSummary> summary = graph.isPresent() ? queries().summary(ref) : Optional.empty();
+        if (summary.isEmpty()) {
+            throw new UnknownRun("run `" + ref.runId() + "` is no longer stored");
+        }
+        return new RunGraph(ref.runId(), graph.get(), summary.get().health(), summary.get().run());
+    }
+
+    /** The trace file {@code reference} names: an existing file, or a name with a trace file's suffix. */
+    static Optional<Path> traceFile(String reference) {
+        try {
+            Path path = Path.of(reference);
+            if (Files.isRegularFile(path)) {
+                return Optional.of(path);
+            }
+            for (String suffix : TRACE_SUFFIXES) {
+                if (reference.endsWith(suffix)) {
+                    return Optional.of(path);
+                }
+            }
+            return Optional.empty();
+        } catch (InvalidPathException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether {@code spec} names a set of runs (a list, {@code tag:K=V} or a range) rather than one run. */
+    static boolean isSet(String spec) {
+        String s = spec.strip();
+        return s.contains(",") || (s.startsWith("tag:") && s.indexOf('=') > 4) || RANGE.matcher(s).matches();
     }
 
     /** The facts of one run: a trace file when the reference is a file, else a stored run. */
@@ -132,9 +217,13 @@ final class RunSources implements AutoCloseable {
         if (result instanceof TraceResult.Untrusted untrusted) {
             throw new UnknownRun(file + ": " + untrusted.message());
         }
-        ExecutionGraph graph = ((TraceResult.Built) result).graph();
+        return factsOf(file.toString(), ((TraceResult.Built) result).graph());
+    }
+
+    /** What a comparison needs of a graph, under the run id {@code runId}. */
+    static RunFacts factsOf(String runId, ExecutionGraph graph) {
         List<GradientFact> gradients = graph.gradients().stream().map(GradientFact::of).toList();
-        return new RunFacts(file.toString(), graph.summary().totalMs(), graph.summary().memory().peakBytes(),
+        return new RunFacts(runId, graph.summary().totalMs(), graph.summary().memory().peakBytes(),
                 PathStats.ofGraph(graph.spans()), gradients);
     }
 

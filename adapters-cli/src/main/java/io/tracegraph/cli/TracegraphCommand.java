@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         },
         subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, RunsCommand.class,
             ShowCommand.class, CompareCommand.class, HistoryCommand.class, SqlCommand.class, DbCommand.class,
-            picocli.CommandLine.HelpCommand.class},
+            ReportCommand.class, ExportCommand.class, picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
@@ -33,6 +33,9 @@ import picocli.CommandLine.Command;
             "  tracegraph compare --baseline tag:commit=abc123 --candidate tag:commit=def456 --fail-on-regression 10",
             "  tracegraph sql \"SELECT run_id, total_ms FROM runs ORDER BY total_ms DESC LIMIT 5\"",
             "  tracegraph db start && psql \"$(tracegraph db url)\"",
+            "  tracegraph report examples/train_small.jsonl -o train.html",
+            "  tracegraph report --compare latest~1 latest -o diff.html",
+            "  tracegraph export latest --format chrome -o latest.trace.json",
         })
 final class TracegraphCommand {
 }
