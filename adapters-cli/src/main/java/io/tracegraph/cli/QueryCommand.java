@@ -11,9 +11,9 @@ import picocli.CommandLine.Parameters;
 @Command(header = "Answer one question about a trace or a stored run.", name = "query", mixinStandardHelpOptions = true,
         description = {
             "Answer one question about a trace or a stored run:",
-            "  slowest     measured total, slowest spans (top 8) and ops (top 50) by self time",
-            "  heaviest    memory peak, heaviest spans (top 8) and ops (top 50) by bytes",
-            "  memory      memory summary, peak by category, peak breakdown, devices, timeline",
+            "  slowest     measured total; slowest spans (8) and ops (50) by self time",
+            "  heaviest    memory peak; heaviest spans (8) and ops (50) by bytes",
+            "  memory      summary, peak by category, peak breakdown, devices, timeline",
             "  efficiency  ops by bytes per nanosecond of self time (top 50)",
             "  spans       every span and op node, and every edge",
             "  edges       every edge",
@@ -31,8 +31,8 @@ final class QueryCommand implements Callable<Integer> {
     DatabaseOptions database;
 
     @Parameters(paramLabel = "RUN",
-            description = {"A trace file (FILE.jsonl, FILE.jsonl.gz or FILE.json, read without a database) or a",
-                "stored run: a run_id, an unambiguous prefix of one, latest or latest~N."})
+            description = "A trace file (FILE.jsonl, FILE.jsonl.gz or FILE.json, read without a database) or a "
+                    + "stored run: a run_id, an unambiguous prefix of one, latest or latest~N.")
     String run;
 
     @Option(names = "--kind", required = true, paramLabel = "KIND",

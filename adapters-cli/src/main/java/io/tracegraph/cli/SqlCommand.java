@@ -15,6 +15,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tracegraph sql "SELECT ..."}. */
 @Command(name = "sql", mixinStandardHelpOptions = true,
+        header = "Run one read-only SQL query over the store (tables and views: docs/sql.md).",
         description = {
             "Run one read-only SQL query over the store (tables and views: docs/sql.md). Only a "
                     + "single SELECT, WITH, VALUES, TABLE or EXPLAIN statement is accepted; it runs in a "

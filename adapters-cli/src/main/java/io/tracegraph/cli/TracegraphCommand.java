@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
         description = {
             "Execution graphs, health checks and queries for candle-graph traces.",
             "",
-            "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed;",
-            "FILE.json is read as the whole-document JSON form.",
+            "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed; "
+                    + "FILE.json is read as the whole-document JSON form. Imported runs are kept in PostgreSQL "
+                    + "(an embedded server by default) for runs, show, compare, history, sql and report.",
         },
         subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, RunsCommand.class,
             ShowCommand.class, CompareCommand.class, HistoryCommand.class, SqlCommand.class, DbCommand.class,
@@ -18,8 +19,9 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",
-            "  1  an input was rejected: a malformed or untrusted trace, a run reference that names",
-            "     no run, a refused SQL statement, a regression found by compare --fail-on-regression",
+            "  1  an input was rejected: a malformed or untrusted trace, a run",
+            "     reference that names no run, a refused SQL statement, a",
+            "     regression found by compare --fail-on-regression",
             "  2  usage error",
             "  3  infrastructure failure (I/O, database, internal error)",
             "",
@@ -30,8 +32,9 @@ import picocli.CommandLine.Command;
             "  tracegraph import examples/",
             "  tracegraph runs --limit 10",
             "  tracegraph compare latest~1 latest",
-            "  tracegraph compare --baseline tag:commit=abc123 --candidate tag:commit=def456 --fail-on-regression 10",
-            "  tracegraph sql \"SELECT run_id, total_ms FROM runs ORDER BY total_ms DESC LIMIT 5\"",
+            "  tracegraph compare --baseline tag:commit=abc123 \\",
+            "      --candidate tag:commit=def456 --fail-on-regression 10",
+            "  tracegraph sql \"SELECT run_id, total_ms FROM runs ORDER BY total_ms DESC\"",
             "  tracegraph db start && psql \"$(tracegraph db url)\"",
             "  tracegraph report examples/train_small.jsonl -o train.html",
             "  tracegraph report --compare latest~1 latest -o diff.html",
