@@ -1816,30 +1816,18 @@ public final class SyntheticTrace {
                 case "--run-id": trace.runId(v); break;
                 case "--timing-seed": trace.timingSeed(Long.parseLong(v)); break;
                 case "--slow": {
-                    int eq = v.lastIndexOf('=');
-                    if (eq <= 0) {
-                        usage("--slow needs SPAN=FACTOR: " + v);
-                        return;
-                    }
-                    trace.slowSpan(v.substring(0, eq), Double.parseDouble(v.substring(eq + 1)));
+                    String[] kv = pair(v, true, "--slow needs SPAN=FACTOR");
+                    trace.slowSpan(kv[0], Double.parseDouble(kv[1]));
                     break;
                 }
                 case "--grow": {
-                    int eq = v.lastIndexOf('=');
-                    if (eq <= 0) {
-                        usage("--grow needs SPAN=TENSORS: " + v);
-                        return;
-                    }
-                    trace.growMemory(v.substring(0, eq), Integer.parseInt(v.substring(eq + 1)));
+                    String[] kv = pair(v, true, "--grow needs SPAN=TENSORS");
+                    trace.growMemory(kv[0], Integer.parseInt(kv[1]));
                     break;
                 }
                 case "--tag": {
-                    int eq = v.indexOf('=');
-                    if (eq <= 0) {
-                        usage("--tag needs KEY=VALUE: " + v);
-                        return;
-                    }
-                    trace.tag(v.substring(0, eq), v.substring(eq + 1));
+                    String[] kv = pair(v, false, "--tag needs KEY=VALUE");
+                    trace.tag(kv[0], kv[1]);
                     break;
                 }
                 default:
@@ -1852,6 +1840,15 @@ public final class SyntheticTrace {
         trace.writeTo(file);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.err.printf(Locale.ROOT, "wrote %s: %,d bytes in %,d ms%n", file, Files.size(file), ms);
+    }
+
+    /** {@code A=B} split at its first (or, with {@code last}, its last) '='; exits with usage otherwise. */
+    private static String[] pair(String value, boolean last, String problem) {
+        int eq = last ? value.lastIndexOf('=') : value.indexOf('=');
+        if (eq <= 0) {
+            usage(problem + ": " + value);
+        }
+        return new String[] {value.substring(0, eq), value.substring(eq + 1)};
     }
 
     private static void usage(String problem) {
