@@ -100,8 +100,8 @@ final class CompareCommand implements Callable<Integer> {
                 GroupOptions defaults = GroupOptions.defaults();
                 GroupOptions options = new GroupOptions(defaults.seed(), defaults.resamples(), defaults.confidence(),
                         threshold / 100.0, defaults.minRunsPerSide(), defaults.maxTestedPaths());
-                GroupComparison comparison = GroupComparison.compare(sources.group(baseline),
-                        sources.group(candidate), options);
+                List<List<RunFacts>> sides = sources.groups(List.of(baseline, candidate));
+                GroupComparison comparison = GroupComparison.compare(sides.get(0), sides.get(1), options);
                 report = group(comparison);
                 if (failOnRegression != null && comparison.regressionOver(failOnRegression / 100.0)) {
                     services.io().error("regression: a span, the total time or the memory peak is "

@@ -123,8 +123,9 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     private void compareSets(RunSources sources) {
-        List<RunFacts> base = sources.group(runs.get(0));
-        List<RunFacts> cand = sources.group(runs.get(1));
+        List<List<RunFacts>> sides = sources.groups(List.of(runs.get(0), runs.get(1)));
+        List<RunFacts> base = sides.get(0);
+        List<RunFacts> cand = sides.get(1);
         GroupComparison comparison;
         try {
             comparison = GroupComparison.compare(base, cand, GroupOptions.defaults().withThreshold(threshold / 100.0));

@@ -21,6 +21,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -166,6 +167,45 @@ final class RunSources implements AutoCloseable {
 
     /** The facts of a group of runs. */
     List<RunFacts> group(String spec) {
+        return groups(List.of(spec)).get(0);
+    }
+
+    /**
+     * The facts of several groups of runs, in the order of {@code specs}: the stored runs of all of
+     * them are read together (in parallel, the path texts read once), which is what a comparison of
+     * two sets of big runs spends its time on.
+     */
+    List<List<RunFacts>> groups(List<String> specs) {
+        List<Selection> selections = specs.stream().map(this::select).toList();
+        List<RunRef> stored = selections.stream().flatMap(s -> s.stored().stream()).distinct().toList();
+        Map<RunRef, RunFacts> read = new HashMap<>();
+        if (!stored.isEmpty()) {
+            // Set comparisons do not compare gradients: not read.
+            List<RunFacts> facts = queries().facts(stored, false);
+            for (int i = 0; i < stored.size(); i++) {
+                read.put(stored.get(i), facts.get(i));
+            }
+        }
+        List<List<RunFacts>> groups = new ArrayList<>();
+        for (Selection selection : selections) {
+            List<RunFacts> facts = new ArrayList<>();
+            for (String file : selection.files()) {
+                facts.add(factsOfTrace(Path.of(file)));
+            }
+            selection.stored().forEach(ref -> facts.add(read.get(ref)));
+            if (facts.isEmpty()) {
+                throw new UnknownRun("`" + selection.spec() + "` names no run");
+            }
+            groups.add(facts);
+        }
+        return groups;
+    }
+
+    /** The trace files and stored runs a set names. */
+    private record Selection(String spec, List<String> files, List<RunRef> stored) {
+    }
+
+    private Selection select(String spec) {
         List<String> files = new ArrayList<>();
         List<RunRef> stored = new ArrayList<>();
         for (String part : spec.split(",")) {
@@ -195,18 +235,7 @@ final class RunSources implements AutoCloseable {
                 stored.add(resolve(p));
             }
         }
-        List<RunFacts> facts = new ArrayList<>();
-        for (String file : files) {
-            facts.add(factsOfTrace(Path.of(file)));
-        }
-        if (!stored.isEmpty()) {
-            // Set comparisons do not compare gradients: not read.
-            facts.addAll(queries().facts(stored, false));
-        }
-        if (facts.isEmpty()) {
-            throw new UnknownRun("`" + spec + "` names no run");
-        }
-        return facts;
+        return new Selection(spec, files, stored);
     }
 
     private RunFacts factsOfTrace(Path file) {

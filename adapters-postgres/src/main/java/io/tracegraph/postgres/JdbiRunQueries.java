@@ -113,7 +113,8 @@ public final class JdbiRunQueries implements RunQueries {
     private final Map<Long, String> texts = new ConcurrentHashMap<>();
 
     public JdbiRunQueries(Jdbi jdbi) {
-        this(jdbi, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
+        // Twice the cores, at most 4: while one reader decodes, another's rows are being produced.
+        this(jdbi, Math.max(2, Math.min(4, 2 * Runtime.getRuntime().availableProcessors())));
     }
 
     /** {@code parallelism}: how many connections {@link #facts} uses at once. */
