@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * {@code confidence} of those changes. A quantity is {@link Verdict#SLOWER} only when the whole
  * interval lies above {@code +threshold} (so noise smaller than the threshold cannot make it so)
  * and, where its values vary, a one-sided {@linkplain RankSumTest rank-sum test} is significant
- * with Holm's {@linkplain HolmCorrection correction} for all compared paths at the error rate
+ * with Holm's {@linkplain HolmCorrection correction} for all tested paths at the error rate
  * {@code (1 - confidence) / 2} (so that among thousands of noisy spans none is called slower by luck);
  * {@link Verdict#FASTER} likewise below {@code -threshold}; {@link Verdict#UNCHANGED} when the
  * interval lies within; and {@link Verdict#INCONCLUSIVE} otherwise, when a side has fewer than
@@ -126,8 +126,8 @@ public record GroupComparison(
                 }
             }
         }
-        // Paths are independent (each has its own random stream), so they may be computed in parallel
-        // without changing the result.
+        // Paths are independent (no path's resamples depend on another path), so they may be computed
+        // in parallel without changing the result.
         Set<Long> family = testedFamily(both, options, enough);
         Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
         // Paths that occur once in every run (most of them) share one set of resamples.
@@ -280,21 +280,12 @@ public record GroupComparison(
     private static RankTests[] rankTests(double[][] base, double[][] cand) {
         RankTests[] tests = new RankTests[base.length];
         for (int q = 0; q < base.length; q++) {
-            boolean varies = varies(base[q]) || varies(cand[q]);
+            boolean varies = !MedianBootstrap.constant(base[q]) || !MedianBootstrap.constant(cand[q]);
             tests[q] = varies
                     ? new RankTests(true, RankSumTest.pGreater(base[q], cand[q]), RankSumTest.pLess(base[q], cand[q]))
                     : new RankTests(false, 1, 1);
         }
         return tests;
-    }
-
-    private static boolean varies(double[] values) {
-        for (double value : values) {
-            if (value != values[0]) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** One-sided tests, so each direction gets the tail the two-sided interval leaves it. */

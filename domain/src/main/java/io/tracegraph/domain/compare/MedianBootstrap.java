@@ -114,7 +114,8 @@ final class MedianBootstrap {
         }
     }
 
-    private static boolean constant(double[] values) {
+    /** Whether every value equals the first. */
+    static boolean constant(double[] values) {
         for (double value : values) {
             if (value != values[0]) {
                 return false;
