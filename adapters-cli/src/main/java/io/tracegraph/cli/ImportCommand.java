@@ -51,6 +51,11 @@ final class ImportCommand implements Callable<Integer> {
             + "(default: reject it).")
     boolean replace;
 
+    @Option(names = "--tag", paramLabel = "K=V", description = "Add this tag to every run stored by this import "
+            + "(repeatable; replaces the trace's own tag of that key), e.g. --tag commit=abc123 for a directory of "
+            + "traces recorded at one commit. Content already stored is not re-tagged.")
+    Map<String, String> tags = new LinkedHashMap<>();
+
     @Option(names = "--max-trace-size", paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Refuse a trace (or archive entry) larger than SIZE once decompressed, e.g. 512m, 8g "
                     + "(default: 16g).")
@@ -84,7 +89,7 @@ final class ImportCommand implements Callable<Integer> {
         try (StoreAccess store = StoreAccess.open(database, services);
                 ProgressDisplay progress = ProgressDisplay.start(services.io())) {
             ImportTraces importTraces = new ImportTraces(services.reader(), new JdbiRunStore(store.jdbi()));
-            report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress));
+            report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
         }
         Format chosen = format.chosen(services.io());
         Output.write(services.io(), null, out -> ReportRenderer.render(summary(report), chosen, out));

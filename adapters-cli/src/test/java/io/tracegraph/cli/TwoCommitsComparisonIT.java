@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scenario group comparison exists for, end to end through {@code import} and {@code compare}:
- * one archive with ten runs of a model at commit {@code aaa}, ten at {@code bbb} (where one span is
- * slower and a workspace makes the memory peak bigger) and ten more at {@code aaa}; every run has
- * its own timing noise.
+ * one archive with ten runs of a model at commit {@code aaa} and ten more at {@code aaa}, and a
+ * directory of ten runs at commit {@code bbb} (imported with {@code --tag commit=bbb}), where one
+ * span is slower and a workspace makes the memory peak bigger; every run has its own timing noise.
  */
 @ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -46,24 +46,34 @@ class TwoCommitsComparisonIT {
                 "TRACEGRAPH_DB_PASSWORD", db.password());
     }
 
+    /** The base commit's traces carry their commit as a tag; the candidate's get it from import --tag. */
     @BeforeAll
-    void importOneArchiveOfThirtyRuns() throws Exception {
-        Path archive = dir.resolve("two-commits.zip");
+    void importTwentyRunsInAnArchiveAndTenFromADirectory() throws Exception {
+        Path archive = dir.resolve("base-commit.zip");
         try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(archive))) {
             for (int i = 0; i < 10; i++) {
-                add(zip, "aaa/run" + i + ".jsonl", model("aaa", "a" + i, 100 + i));
-                add(zip, "bbb/run" + i + ".jsonl",
-                        model("bbb", "b" + i, 200 + i).slowSpan(SLOWED_NAME, 2.0).growMemory(SLOWED_NAME, 2));
-                add(zip, "aaa-again/run" + i + ".jsonl", model("aaa", "c" + i, 300 + i).tag("batch", "again"));
+                add(zip, "aaa/run" + i + ".jsonl", model("a" + i, 100 + i).tag("commit", "aaa"));
+                add(zip, "aaa-again/run" + i + ".jsonl", model("c" + i, 300 + i).tag("commit", "aaa")
+                        .tag("batch", "again"));
             }
         }
-        CliRun run = CliRun.with(env, dir, "import", archive.toString(), "--format", "json");
-        assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.OK);
-        assertThat(JSON.readTree(run.out()).get("imported").asLong()).isEqualTo(30);
+        Path candidate = Files.createDirectories(dir.resolve("bbb"));
+        for (int i = 0; i < 10; i++) {
+            model("b" + i, 200 + i).slowSpan(SLOWED_NAME, 2.0).growMemory(SLOWED_NAME, 2)
+                    .writeTo(candidate.resolve("run" + i + ".jsonl"));
+        }
+        CliRun base = CliRun.with(env, dir, "import", archive.toString(), "--format", "json");
+        assertThat(base.status()).as(base.err()).isEqualTo(ExitCode.OK);
+        assertThat(JSON.readTree(base.out()).get("imported").asLong()).isEqualTo(20);
+        CliRun cand = CliRun.with(env, dir, "import", candidate.toString(), "--tag", "commit=bbb", "--format", "json");
+        assertThat(cand.status()).as(cand.err()).isEqualTo(ExitCode.OK);
+        assertThat(JSON.readTree(cand.out()).get("imported").asLong()).isEqualTo(10);
+        JsonNode tagged = JSON.readTree(CliRun.with(env, dir, "runs", "--tag", "commit=bbb", "--format", "json").out());
+        assertThat(tagged.get("runs").findValuesAsText("run_id")).hasSize(10).allMatch(id -> id.startsWith("b"));
     }
 
-    private static SyntheticTrace model(String commit, String runId, long timingSeed) {
-        return SyntheticTrace.training().ops(1500).seed(MODEL).timingSeed(timingSeed).runId(runId).tag("commit", commit);
+    private static SyntheticTrace model(String runId, long timingSeed) {
+        return SyntheticTrace.training().ops(1500).seed(MODEL).timingSeed(timingSeed).runId(runId);
     }
 
     private static void add(ZipOutputStream zip, String name, SyntheticTrace trace) throws Exception {

@@ -10,6 +10,7 @@ import io.tracegraph.domain.run.KnownContent;
 import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
 import io.tracegraph.domain.trace.MalformedTraceException;
+import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.TraceDocument;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -20,8 +21,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -43,14 +46,23 @@ public final class ImportTraces {
     /** Largest trace that is buffered in memory to be processed by a worker. */
     public static final int BUFFERED_TRACE_BYTES = 64 << 20;
 
-    /** What to import and how. */
-    public record Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress) {
+    /**
+     * What to import and how; {@code tags} are added to every stored run's own tags (replacing a tag
+     * of the same key), e.g. the commit a directory of traces was recorded at.
+     */
+    public record Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress,
+            Map<String, String> tags) {
         public Command {
             Objects.requireNonNull(batch, "batch");
             Objects.requireNonNull(progress, "progress");
             if (jobs < 1) {
                 throw new IllegalArgumentException("jobs must be at least 1");
             }
+            tags = Map.copyOf(tags);
+        }
+
+        public Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress) {
+            this(batch, jobs, replace, progress, Map.of());
         }
     }
 
@@ -220,8 +232,8 @@ public final class ImportTraces {
         }
         GraphOutcome.Built built = (GraphOutcome.Built) outcome;
         long bytes = counted.count;
-        StoreResult stored = store.store(new RunToStore(name, digest, bytes, doc.schema(), doc.run(), built.health(),
-                built.graph()), tally.command.replace());
+        StoreResult stored = store.store(new RunToStore(name, digest, bytes, doc.schema(),
+                withTags(doc.run(), tally.command.tags()), built.health(), built.graph()), tally.command.replace());
         if (stored instanceof StoreResult.Stored s) {
             return done(name, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, null, s.runId(), digest,
                     bytes, built.graph().spans().size(), built.graph().edges().size(), false, tally);
@@ -344,5 +356,15 @@ public final class ImportTraces {
             return new ImportReport(next.get(), imported, replaced, duplicates, previouslyRejected, rejections, nodes,
                     edges, bytes, elapsed);
         }
+    }
+
+    private static RunMeta withTags(RunMeta meta, Map<String, String> extra) {
+        if (extra.isEmpty()) {
+            return meta;
+        }
+        Map<String, String> tags = new HashMap<>(meta.tags());
+        tags.putAll(extra);
+        return new RunMeta(meta.runId(), meta.correlationId(), meta.entrypoint(), meta.phase(), meta.timestamp(),
+                meta.captureStep(), meta.warmupSteps(), meta.device(), meta.timingMode(), tags, meta.candleVersion());
     }
 }
