@@ -644,41 +644,53 @@ public final class JdbiRunQueries implements RunQueries {
         String copyQuery = "COPY (SELECT path_hash, kind, count, self_time_ns, total_time_ns, bytes, peak_bytes"
                 + (withTexts ? ", path" : "") + " FROM path_stats WHERE run_key = " + key
                 + " ORDER BY path_rank) TO STDOUT (FORMAT binary)";
-        List<StoredPath> rows = new ArrayList<>();
+        // Rows whose text is known become statistics at once; the others wait for their texts.
+        List<PathStats> stats = new ArrayList<>();
+        List<Integer> waiting = new ArrayList<>();
+        List<StoredPath> waitingRows = new ArrayList<>();
         BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), copyQuery);
         while (copy.nextRow()) {
-            rows.add(new StoredPath(copy.int8(), copy.kind(), copy.int8(), copy.int8(), copy.int8(), copy.int8(),
-                    copy.int8(), withTexts ? copy.text() : null));
-        }
-        List<Long> missing = new ArrayList<>();
-        for (StoredPath row : rows) {
-            if (row.path() != null) {
-                texts.putIfAbsent(row.hash(), row.path());
-            } else if (!texts.containsKey(row.hash())) {
-                missing.add(row.hash());
+            long hash = copy.int8();
+            String kind = copy.kind();
+            long count = copy.int8();
+            long self = copy.int8();
+            long total = copy.int8();
+            long bytes = copy.int8();
+            long peak = copy.int8();
+            String path = withTexts ? copy.text() : texts.get(hash);
+            if (withTexts) {
+                texts.putIfAbsent(hash, path);
+            }
+            if (path != null) {
+                stats.add(new PathStats(path, hash, kind, count, self, total, bytes, peak));
+            } else {
+                waiting.add(stats.size());
+                waitingRows.add(new StoredPath(hash, kind, count, self, total, bytes, peak));
+                stats.add(null);
             }
         }
-        if (!missing.isEmpty()) {
+        if (!waitingRows.isEmpty()) {
             // Few: probe them; many: read the run's texts whole.
-            var query = missing.size() * 4 < rows.size()
+            List<Long> missing = waitingRows.stream().map(StoredPath::hash).toList();
+            var query = missing.size() * 4 < stats.size()
                     ? h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key "
                             + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, missing)
                     : h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key");
             query.bind("key", key)
                     .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
                     .forEach(text -> texts.putIfAbsent(text.getKey(), text.getValue()));
-        }
-        List<PathStats> stats = new ArrayList<>(rows.size());
-        for (StoredPath row : rows) {
-            stats.add(new PathStats(row.path() != null ? row.path() : texts.get(row.hash()), row.hash(), row.kind(),
-                    row.count(), row.selfTimeNs(), row.totalTimeNs(), row.bytes(), row.peakBytes()));
+            for (int i = 0; i < waiting.size(); i++) {
+                StoredPath row = waitingRows.get(i);
+                stats.set(waiting.get(i), new PathStats(texts.get(row.hash()), row.hash(), row.kind(), row.count(),
+                        row.selfTimeNs(), row.totalTimeNs(), row.bytes(), row.peakBytes()));
+            }
         }
         return stats;
     }
 
-    /** A path_stats row as {@link #pathStats(Handle, long, Map, boolean)} reads it; {@code path} may be null. */
+    /** A path_stats row whose path text was not known when {@link #pathStats(Handle, long, Map, boolean)} read it. */
     private record StoredPath(long hash, String kind, long count, long selfTimeNs, long totalTimeNs, long bytes,
-            long peakBytes, String path) {
+            long peakBytes) {
     }
 
     private static PathStats pathStats(ResultSet rs) throws SQLException {

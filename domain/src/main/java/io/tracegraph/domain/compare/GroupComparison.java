@@ -197,8 +197,14 @@ public record GroupComparison(
         List<Pooled> candidates = new ArrayList<>();
         for (Occurrences o : both) {
             if (o.baseline.size() >= min && o.candidate.size() >= min) {
-                double[] totals = Stream.concat(o.baseline.stream(), o.candidate.stream())
-                        .mapToDouble(PathStats::totalTimeNs).toArray();
+                double[] totals = new double[o.baseline.size() + o.candidate.size()];
+                int i = 0;
+                for (PathStats stats : o.baseline) {
+                    totals[i++] = stats.totalTimeNs();
+                }
+                for (PathStats stats : o.candidate) {
+                    totals[i++] = stats.totalTimeNs();
+                }
                 candidates.add(new Pooled(o.hash, MedianBootstrap.median(totals)));
             }
         }
