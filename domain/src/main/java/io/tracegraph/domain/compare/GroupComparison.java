@@ -111,6 +111,8 @@ public record GroupComparison(
         collect(base, byHash, true);
         collect(cand, byHash, false);
         List<Occurrences> both = new ArrayList<>();
+        // Paths with enough runs on each side: the only ones that may be tested.
+        List<Occurrences> eligible = new ArrayList<>();
         List<PathPresence> onlyInBaseline = new ArrayList<>();
         List<PathPresence> onlyInCandidate = new ArrayList<>();
         int sparse = 0;
@@ -121,14 +123,19 @@ public record GroupComparison(
                 onlyInCandidate.add(new PathPresence(o.hash, o.path, o.kind, o.candidate.size()));
             } else {
                 both.add(o);
-                if (enough && (o.baseline.size() < min || o.candidate.size() < min)) {
+                if (!enough) {
+                    continue;
+                }
+                if (o.baseline.size() >= min && o.candidate.size() >= min) {
+                    eligible.add(o);
+                } else {
                     sparse++;
                 }
             }
         }
         // Paths are independent (no path's resamples depend on another path), so they may be computed
         // in parallel without changing the result.
-        Set<Long> family = testedFamily(both, options, enough);
+        Set<Long> family = testedFamily(eligible, options.maxTestedPaths());
         Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
         // Paths that occur once in every run (most of them) share one set of resamples.
         MedianBootstrap.Resamples shared = family.isEmpty() ? null
@@ -144,8 +151,7 @@ public record GroupComparison(
                     : String.format(Locale.ROOT, "%d paths occur in fewer than %d runs of a side; their verdicts are "
                             + "inconclusive", sparse, min));
         }
-        int untested = (int) both.stream().filter(o -> enough && o.baseline.size() >= min && o.candidate.size() >= min)
-                .count() - family.size();
+        int untested = eligible.size() - family.size();
         if (untested > 0) {
             notes.add(String.format(Locale.ROOT, "%d %s less total time than the %d largest %s not tested: medians "
                     + "and changes only, verdict inconclusive", untested, untested == 1 ? "path with" : "paths with",
@@ -156,8 +162,8 @@ public record GroupComparison(
             notes.add(String.format(Locale.ROOT, "%s beyond the threshold %s inconclusive: the rank-sum test does "
                     + "not confirm the change (%s tested, family-wise error rate %s%%)",
                     unconfirmed == 1 ? "1 path whose interval lies" : unconfirmed + " paths whose intervals lie",
-                    unconfirmed == 1 ? "is" : "are", confirmation.tested() == 1 ? "1 path" : confirmation.tested()
-                            + " paths", percent(errorRate(options))));
+                    unconfirmed == 1 ? "is" : "are", family.size() == 1 ? "1 path" : family.size() + " paths",
+                    percent(errorRate(options))));
         }
         compared.sort(BY_CHANGE);
         onlyInBaseline.sort(BY_PATH);
@@ -177,41 +183,35 @@ public record GroupComparison(
                 shared);
         PathComparison path = new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(),
                 metrics[0], metrics[1], metrics[2]);
-        return new Tested(path, tested, tested ? rankTests(base, cand) : null);
+        return new Tested(path, tested ? rankTests(base, cand) : null);
     }
 
     /**
-     * The paths that get an interval and a verdict: those with enough runs on each side, at most
-     * {@code maxTestedPaths} of them, the ones with the largest median total time of both sides
+     * The paths that get an interval and a verdict: of the {@code eligible} ones (enough runs on each
+     * side), at most {@code maxTested}, those with the largest median total time of both sides
      * together. Chosen without looking at which side a run is on, the choice leaves the rank-sum
      * test's chances untouched when nothing changed (its statistic is independent of the pooled
      * values), so Holm's correction need only count these paths.
      */
-    private static Set<Long> testedFamily(List<Occurrences> both, GroupOptions options, boolean enough) {
-        if (!enough) {
-            return Set.of();
-        }
-        int min = options.minRunsPerSide();
+    private static Set<Long> testedFamily(List<Occurrences> eligible, int maxTested) {
         record Pooled(long hash, double medianTotal) {
         }
-        List<Pooled> candidates = new ArrayList<>();
-        for (Occurrences o : both) {
-            if (o.baseline.size() >= min && o.candidate.size() >= min) {
-                double[] totals = new double[o.baseline.size() + o.candidate.size()];
-                int i = 0;
-                for (PathStats stats : o.baseline) {
-                    totals[i++] = stats.totalTimeNs();
-                }
-                for (PathStats stats : o.candidate) {
-                    totals[i++] = stats.totalTimeNs();
-                }
-                candidates.add(new Pooled(o.hash, MedianBootstrap.median(totals)));
+        List<Pooled> candidates = new ArrayList<>(eligible.size());
+        for (Occurrences o : eligible) {
+            double[] totals = new double[o.baseline.size() + o.candidate.size()];
+            int i = 0;
+            for (PathStats stats : o.baseline) {
+                totals[i++] = stats.totalTimeNs();
             }
+            for (PathStats stats : o.candidate) {
+                totals[i++] = stats.totalTimeNs();
+            }
+            candidates.add(new Pooled(o.hash, MedianBootstrap.median(totals)));
         }
         candidates.sort(Comparator.comparingDouble(Pooled::medianTotal).reversed()
                 .thenComparingLong(Pooled::hash));
         Set<Long> family = new HashSet<>();
-        for (Pooled p : candidates.subList(0, Math.min(candidates.size(), options.maxTestedPaths()))) {
+        for (Pooled p : candidates.subList(0, Math.min(candidates.size(), maxTested))) {
             family.add(p.hash());
         }
         return family;
@@ -225,7 +225,7 @@ public record GroupComparison(
      */
     private static Confirmation confirm(List<Tested> tested, GroupOptions options) {
         double alpha = errorRate(options);
-        List<Tested> family = tested.stream().filter(Tested::verdictPossible).toList();
+        List<Tested> family = tested.stream().filter(t -> t.tests() != null).toList();
         boolean[][][] significant = new boolean[QUANTITIES][2][];
         for (int quantity = 0; quantity < QUANTITIES; quantity++) {
             for (int direction = 0; direction < 2; direction++) {
@@ -261,7 +261,7 @@ public record GroupComparison(
             paths.add(new PathComparison(p.pathHash(), p.path(), p.kind(), p.baselineRuns(), p.candidateRuns(),
                     metrics[0], metrics[1], metrics[2]));
         }
-        return new Confirmation(paths, family.size(), unconfirmed);
+        return new Confirmation(paths, unconfirmed);
     }
 
     private static MetricComparison runMetric(double[] base, double[] cand, long salt, GroupOptions options,
@@ -377,8 +377,8 @@ public record GroupComparison(
         return runs.stream().mapToDouble(RunFacts::peakBytes).toArray();
     }
 
-    /** A compared path before its verdicts are confirmed by the rank-sum tests (null when not tested). */
-    private record Tested(PathComparison path, boolean verdictPossible, RankTests[] tests) {
+    /** A compared path before its verdicts are confirmed by the rank-sum tests ({@code tests} null: not tested). */
+    private record Tested(PathComparison path, RankTests[] tests) {
     }
 
     /** The one-sided p-values of one quantity ({@code varies}: whether any value differs from another). */
@@ -388,8 +388,8 @@ public record GroupComparison(
         }
     }
 
-    /** The confirmed paths, how many could have a verdict, and how many total-time verdicts fell back. */
-    private record Confirmation(List<PathComparison> paths, int tested, int unconfirmed) {
+    /** The confirmed paths, and how many of their total-time verdicts fell back to inconclusive. */
+    private record Confirmation(List<PathComparison> paths, int unconfirmed) {
     }
 
     /** A path's occurrences on each side (one per run), with the text and kind first seen. */
