@@ -3,6 +3,7 @@ package io.tracegraph.domain.compare;
 import io.tracegraph.domain.trace.CodePointOrder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -60,13 +62,6 @@ public record GroupComparison(
     private static final long SHARED_SALT = 0x7368617265645f72L;
     private static final long TOTAL_MS_SALT = 0x746f74616c5f6d73L;
     private static final long PEAK_BYTES_SALT = 0x7065616b5f627974L;
-    private static final Comparator<PathComparison> BY_CHANGE =
-            Comparator.comparingInt((PathComparison p) -> p.verdict() == Verdict.SLOWER
-                    || p.verdict() == Verdict.FASTER ? 0 : 1)
-                    .thenComparing(Comparator.comparingDouble(
-                            (PathComparison p) -> Math.abs(p.selfTimeNs().relativeChange())).reversed())
-                    .thenComparing(PathComparison::path, CodePointOrder.COMPARATOR)
-                    .thenComparingLong(PathComparison::pathHash);
     private static final Comparator<PathPresence> BY_PATH =
             Comparator.comparing(PathPresence::path, CodePointOrder.COMPARATOR)
                     .thenComparingLong(PathPresence::pathHash);
@@ -107,9 +102,7 @@ public record GroupComparison(
                     base.size(), cand.size(), min));
         }
 
-        Map<Long, Occurrences> byHash = new HashMap<>();
-        collect(base, byHash, true);
-        collect(cand, byHash, false);
+        Map<Long, Occurrences> byHash = collect(base, cand);
         List<Occurrences> both = new ArrayList<>();
         // Paths with enough runs on each side: the only ones that may be tested.
         List<Occurrences> eligible = new ArrayList<>();
@@ -165,7 +158,7 @@ public record GroupComparison(
                     unconfirmed == 1 ? "is" : "are", family.size() == 1 ? "1 path" : family.size() + " paths",
                     percent(errorRate(options))));
         }
-        compared.sort(BY_CHANGE);
+        sortByChange(compared);
         onlyInBaseline.sort(BY_PATH);
         onlyInCandidate.sort(BY_PATH);
 
@@ -173,6 +166,36 @@ public record GroupComparison(
         MetricComparison peakBytes = runMetric(peakBytes(base), peakBytes(cand), PEAK_BYTES_SALT, options, enough);
         return new GroupComparison(base.size(), cand.size(), options, notes, compared, onlyInBaseline,
                 onlyInCandidate, totalMs, peakBytes);
+    }
+
+    /**
+     * Sorts the paths found slower or faster first, then the others, each part by the absolute
+     * relative change of self time, descending, then by path (code point order) and hash. The keys
+     * are worked out once: tens of thousands of paths are sorted.
+     */
+    private static void sortByChange(List<PathComparison> paths) {
+        record Keyed(PathComparison path, boolean decided, double change) {
+        }
+        Keyed[] keyed = new Keyed[paths.size()];
+        for (int i = 0; i < keyed.length; i++) {
+            PathComparison p = paths.get(i);
+            keyed[i] = new Keyed(p, p.verdict() == Verdict.SLOWER || p.verdict() == Verdict.FASTER,
+                    Math.abs(p.selfTimeNs().relativeChange()));
+        }
+        Arrays.sort(keyed, (a, b) -> {
+            if (a.decided() != b.decided()) {
+                return a.decided() ? -1 : 1;
+            }
+            int byChange = Double.compare(b.change(), a.change());
+            if (byChange != 0) {
+                return byChange;
+            }
+            int byPath = CodePointOrder.COMPARATOR.compare(a.path().path(), b.path().path());
+            return byPath != 0 ? byPath : Long.compare(a.path().pathHash(), b.path().pathHash());
+        });
+        for (int i = 0; i < keyed.length; i++) {
+            paths.set(i, keyed[i].path());
+        }
     }
 
     private static Tested comparePath(Occurrences o, GroupOptions options, boolean tested,
@@ -194,26 +217,41 @@ public record GroupComparison(
      * values), so Holm's correction need only count these paths.
      */
     private static Set<Long> testedFamily(List<Occurrences> eligible, int maxTested) {
-        record Pooled(long hash, double medianTotal) {
+        int n = eligible.size();
+        Set<Long> family = new HashSet<>();
+        if (n <= maxTested) {
+            eligible.forEach(o -> family.add(o.hash));
+            return family;
         }
-        List<Pooled> candidates = new ArrayList<>(eligible.size());
-        for (Occurrences o : eligible) {
+        double[] medians = new double[n];
+        IntStream indices = IntStream.range(0, n);
+        (n >= PARALLEL_PATHS ? indices.parallel() : indices).forEach(i -> {
+            Occurrences o = eligible.get(i);
             double[] totals = new double[o.baseline.size() + o.candidate.size()];
-            int i = 0;
+            int at = 0;
             for (PathStats stats : o.baseline) {
-                totals[i++] = stats.totalTimeNs();
+                totals[at++] = stats.totalTimeNs();
             }
             for (PathStats stats : o.candidate) {
-                totals[i++] = stats.totalTimeNs();
+                totals[at++] = stats.totalTimeNs();
             }
-            candidates.add(new Pooled(o.hash, MedianBootstrap.median(totals)));
+            medians[i] = MedianBootstrap.median(totals);
+        });
+        // The paths whose median is above the cut are in; of those at the cut, the smallest hashes.
+        double[] sorted = medians.clone();
+        Arrays.sort(sorted);
+        double cut = sorted[n - maxTested];
+        List<Long> atCut = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int side = Double.compare(medians[i], cut);
+            if (side > 0) {
+                family.add(eligible.get(i).hash);
+            } else if (side == 0) {
+                atCut.add(eligible.get(i).hash);
+            }
         }
-        candidates.sort(Comparator.comparingDouble(Pooled::medianTotal).reversed()
-                .thenComparingLong(Pooled::hash));
-        Set<Long> family = new HashSet<>();
-        for (Pooled p : candidates.subList(0, Math.min(candidates.size(), maxTested))) {
-            family.add(p.hash());
-        }
+        atCut.sort(null);
+        family.addAll(atCut.subList(0, maxTested - family.size()));
         return family;
     }
 
@@ -347,13 +385,33 @@ public record GroupComparison(
         return sorted;
     }
 
-    private static void collect(List<RunFacts> runs, Map<Long, Occurrences> byHash, boolean baseline) {
-        for (RunFacts run : runs) {
-            for (PathStats stats : run.paths()) {
-                Occurrences o = byHash.computeIfAbsent(stats.pathHash(), h -> new Occurrences(stats));
-                (baseline ? o.baseline : o.candidate).add(stats);
+    /**
+     * Each path's occurrences on each side. The runs compared mostly have the same paths in the same
+     * order, so a run's paths are first matched by position with the first run's, then by hash.
+     */
+    private static Map<Long, Occurrences> collect(List<RunFacts> base, List<RunFacts> cand) {
+        Map<Long, Occurrences> byHash = new HashMap<>();
+        List<PathStats> first = base.get(0).paths();
+        Occurrences[] aligned = new Occurrences[first.size()];
+        for (int i = 0; i < aligned.length; i++) {
+            PathStats stats = first.get(i);
+            aligned[i] = new Occurrences(stats);
+            aligned[i].baseline.add(stats);
+            byHash.put(stats.pathHash(), aligned[i]);
+        }
+        for (int side = 0; side < 2; side++) {
+            List<RunFacts> runs = side == 0 ? base.subList(1, base.size()) : cand;
+            for (RunFacts run : runs) {
+                List<PathStats> paths = run.paths();
+                for (int i = 0; i < paths.size(); i++) {
+                    PathStats stats = paths.get(i);
+                    Occurrences o = i < aligned.length && aligned[i].hash == stats.pathHash() ? aligned[i]
+                            : byHash.computeIfAbsent(stats.pathHash(), h -> new Occurrences(stats));
+                    (side == 0 ? o.baseline : o.candidate).add(stats);
+                }
             }
         }
+        return byHash;
     }
 
     /** Self time, total time and bytes of each occurrence, one array per quantity. */

@@ -1,9 +1,7 @@
 package io.tracegraph.domain.compare;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * What a comparison needs of one run: its id, measured total time in milliseconds, memory peak in
@@ -22,13 +20,38 @@ public record RunFacts(String runId, double totalMs, long peakBytes, List<PathSt
         }
         paths = List.copyOf(paths);
         gradients = List.copyOf(gradients);
-        Set<Long> seen = new HashSet<>(paths.size() * 2);
-        for (PathStats stats : paths) {
-            if (!seen.add(stats.pathHash())) {
-                throw new IllegalArgumentException(
-                        "run " + runId + " lists path " + stats.path() + " twice; aggregate its occurrences first");
-            }
+        PathStats twice = firstRepeated(paths);
+        if (twice != null) {
+            throw new IllegalArgumentException(
+                    "run " + runId + " lists path " + twice.path() + " twice; aggregate its occurrences first");
         }
+    }
+
+    /**
+     * The first path whose hash an earlier one has, or null: an open-addressing set of the hashes
+     * (a set comparison builds the facts of tens of runs of 50,000 paths each; boxing every hash
+     * into a HashSet cost more than reading them).
+     */
+    private static PathStats firstRepeated(List<PathStats> paths) {
+        int bits = 64 - Long.numberOfLeadingZeros(Math.max(4, paths.size() * 2L));
+        int capacity = 1 << bits;
+        long[] slots = new long[capacity];
+        boolean[] used = new boolean[capacity];
+        int mask = capacity - 1;
+        for (PathStats stats : paths) {
+            long hash = stats.pathHash();
+            // Fibonacci hashing: the top bits of the product depend on all bits of the hash.
+            int slot = (int) ((hash * 0x9E3779B97F4A7C15L) >>> (64 - bits));
+            while (used[slot]) {
+                if (slots[slot] == hash) {
+                    return stats;
+                }
+                slot = (slot + 1) & mask;
+            }
+            used[slot] = true;
+            slots[slot] = hash;
+        }
+        return null;
     }
 
     /** A run without gradient facts (all that a group comparison looks at). */
