@@ -1,21 +1,22 @@
 package io.tracegraph.postgres;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
 /**
  * Reads the rows of a {@code COPY (...) TO STDOUT (FORMAT binary)} field by field: the reading
- * counterpart of {@link CopyRows}, for the few reads that move so many rows that the text
- * protocol's decoding dominates. The whole output is received first (a few MB at most for the
- * reads that use it), then decoded from memory; the caller reads each row's fields in the query's
- * column order.
+ * counterpart of {@link CopyRows}, for the reads of many values (a run's path statistics as arrays)
+ * whose decoding through the text protocol would cost more than the server's work. The whole
+ * output is received first (a few MB for the reads that use it), then decoded from memory; the
+ * caller reads each row's fields in the query's column order.
  */
 final class BinaryCopyReader {
     private static final byte[] SIGNATURE = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0};
@@ -23,6 +24,8 @@ final class BinaryCopyReader {
     private static final String[] KINDS = {"root", "function", "module", "op", "other"};
     private static final byte[][] KIND_BYTES = Arrays.stream(KINDS)
             .map(k -> k.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+    private static final int INT8_OID = 20;
+    private static final int TEXT_OID = 25;
 
     private final ByteBuffer data;
     private int fieldsLeft;
@@ -34,17 +37,31 @@ final class BinaryCopyReader {
     /** Runs {@code copyQuery} on {@code connection} and receives its whole output. */
     static BinaryCopyReader read(Connection connection, String copyQuery) throws SQLException {
         CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(copyQuery);
-        ByteArrayOutputStream received = new ByteArrayOutputStream(1 << 16);
+        // The server sends a message per row: received as they come, joined once.
+        List<byte[]> chunks = new ArrayList<>();
+        long size = 0;
         try {
             for (byte[] chunk = copy.readFromCopy(); chunk != null; chunk = copy.readFromCopy()) {
-                received.write(chunk, 0, chunk.length);
+                chunks.add(chunk);
+                size += chunk.length;
             }
         } finally {
             if (copy.isActive()) {
                 copy.cancelCopy();
             }
         }
-        BinaryCopyReader reader = new BinaryCopyReader(ByteBuffer.wrap(received.toByteArray()));
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new SQLException("the COPY output is larger than 2 GiB");
+        }
+        byte[] all = chunks.size() == 1 ? chunks.get(0) : new byte[(int) size];
+        if (chunks.size() != 1) {
+            int at = 0;
+            for (byte[] chunk : chunks) {
+                System.arraycopy(chunk, 0, all, at, chunk.length);
+                at += chunk.length;
+            }
+        }
+        BinaryCopyReader reader = new BinaryCopyReader(ByteBuffer.wrap(all));
         reader.readHeader();
         return reader;
     }
@@ -80,43 +97,99 @@ final class BinaryCopyReader {
         return true;
     }
 
-    /** The next field, a non-null {@code bigint}. */
-    long int8() throws SQLException {
-        int length = field();
-        if (length != 8) {
-            throw new SQLException("unexpected field length " + length + " in the COPY stream, expected 8");
+    /** The next field, a non-null {@code bigint[]} of at most one dimension without NULLs. */
+    long[] int8Array() throws SQLException {
+        int n = arrayLength(INT8_OID);
+        if ((long) n * 12 > data.remaining()) {
+            throw new SQLException("the COPY stream ends inside an array of " + n + " elements");
         }
-        return data.getLong();
-    }
-
-    /** The next field, a {@code text} (null when SQL NULL). */
-    String text() throws SQLException {
-        int length = field();
-        if (length < 0) {
-            return null;
-        }
-        String text = new String(data.array(), data.position(), length, StandardCharsets.UTF_8);
-        data.position(data.position() + length);
-        return text;
-    }
-
-    /** The next field, a node kind: the shared string when it is one of the known kinds. */
-    String kind() throws SQLException {
-        int length = field();
-        if (length < 0) {
-            return null;
-        }
-        int at = data.position();
-        for (int k = 0; k < KINDS.length; k++) {
-            if (KIND_BYTES[k].length == length
-                    && Arrays.equals(data.array(), at, at + length, KIND_BYTES[k], 0, length)) {
-                data.position(at + length);
-                return KINDS[k];
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            int length = data.getInt();
+            if (length != 8) {
+                throw new SQLException("unexpected array element length " + length + " in the COPY stream");
             }
+            values[i] = data.getLong();
         }
-        String text = new String(data.array(), at, length, StandardCharsets.UTF_8);
-        data.position(at + length);
-        return text;
+        return values;
+    }
+
+    /** The next field, a non-null {@code text[]} of at most one dimension without NULLs. */
+    String[] textArray() throws SQLException {
+        int n = arrayLength(TEXT_OID);
+        String[] values = new String[n];
+        for (int i = 0; i < n; i++) {
+            int length = element();
+            values[i] = new String(data.array(), data.position(), length, StandardCharsets.UTF_8);
+            data.position(data.position() + length);
+        }
+        return values;
+    }
+
+    /**
+     * The next field, a {@link #textArray} of node kinds: the shared strings for the known kinds (a
+     * run names one of them for each of its tens of thousands of paths).
+     */
+    String[] kindArray() throws SQLException {
+        int n = arrayLength(TEXT_OID);
+        String[] values = new String[n];
+        for (int i = 0; i < n; i++) {
+            int length = element();
+            int at = data.position();
+            for (int k = 0; k < KINDS.length && values[i] == null; k++) {
+                if (KIND_BYTES[k].length == length
+                        && Arrays.equals(data.array(), at, at + length, KIND_BYTES[k], 0, length)) {
+                    values[i] = KINDS[k];
+                }
+            }
+            if (values[i] == null) {
+                values[i] = new String(data.array(), at, length, StandardCharsets.UTF_8);
+            }
+            data.position(at + length);
+        }
+        return values;
+    }
+
+    /** Reads an array field's header; returns its number of elements. */
+    private int arrayLength(int elementOid) throws SQLException {
+        int length = field();
+        if (length < 12) {
+            throw new SQLException(length < 0 ? "unexpected NULL array in the COPY stream"
+                    : "unexpected array field length " + length + " in the COPY stream");
+        }
+        int end = data.position() + length;
+        int dimensions = data.getInt();
+        int hasNulls = data.getInt();
+        int oid = data.getInt();
+        if (dimensions > 1 || hasNulls != 0 || oid != elementOid) {
+            throw new SQLException("unexpected array in the COPY stream: " + dimensions + " dimensions, element type "
+                    + oid + (hasNulls != 0 ? ", with NULLs" : ""));
+        }
+        if (dimensions == 0) {
+            return 0;
+        }
+        if (length < 20) {
+            throw new SQLException("the COPY stream ends inside an array header");
+        }
+        int n = data.getInt();
+        data.getInt();
+        // Each element takes at least its 4-byte length.
+        if (n < 0 || (long) n * 4 > end - data.position()) {
+            throw new SQLException("the COPY stream ends inside an array of " + n + " elements");
+        }
+        return n;
+    }
+
+    /** Reads a text array element's length; returns it. */
+    private int element() throws SQLException {
+        if (data.remaining() < 4) {
+            throw new SQLException("the COPY stream ends inside an array");
+        }
+        int length = data.getInt();
+        if (length < 0 || length > data.remaining()) {
+            throw new SQLException("unexpected array element length " + length + " in the COPY stream");
+        }
+        return length;
     }
 
     private int field() throws SQLException {

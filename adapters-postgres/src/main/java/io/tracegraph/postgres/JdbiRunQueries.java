@@ -62,12 +62,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -107,10 +107,10 @@ public final class JdbiRunQueries implements RunQueries {
     private final Jdbi adHoc;
     private final int parallelism;
     /**
-     * Path texts by path hash, as {@link #facts} has read them: a hash always names the same text,
-     * and the two sides of a comparison mostly share their paths. Grows with the distinct paths read.
+     * The path texts the last {@link #facts} call used (its first run's, and those it probed): the
+     * next call, mostly about runs with the same paths, need not read them again.
      */
-    private final Map<Long, String> texts = new ConcurrentHashMap<>();
+    private volatile PathTexts reference;
 
     public JdbiRunQueries(Jdbi jdbi) {
         // Twice the cores, at most 4: while one reader decodes, another's rows are being produced.
@@ -408,7 +408,15 @@ public final class JdbiRunQueries implements RunQueries {
 
     @Override
     public List<PathStats> pathStats(RunRef run) {
-        return call(() -> jdbi.withHandle(h -> pathStats(h, run.key(), new HashMap<>(), true)));
+        return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
+            PathColumns columns = PathColumns.read(h, run.key());
+            String[] texts = pathTexts(h, run);
+            if (texts.length != columns.hashes().length) {
+                throw new SQLException("run " + run.runId() + " has " + texts.length + " path texts for "
+                        + columns.hashes().length + " paths");
+            }
+            return columns.stats(texts);
+        }));
     }
 
     @Override
@@ -423,15 +431,16 @@ public final class JdbiRunQueries implements RunQueries {
         if (n == 0) {
             return List.of();
         }
-        // The first run is read with its path texts (unless some were read before); the runs compared
-        // with it mostly have the same paths, so they are read without texts and only the texts still
-        // unknown are fetched. Each
-        // reader keeps one connection for all the runs it reads (a new one costs tens of ms):
-        // the helpers connect while the first run is being read, then all take runs in turn.
-        RunFacts[] facts = new RunFacts[n];
-        AtomicInteger next = new AtomicInteger(1);
-        CountDownLatch firstRead = new CountDownLatch(1);
-        int helpers = Math.min(parallelism, n - 1) - 1;
+        // Each run's statistics come as one row of arrays (path_columns), without path texts: those of
+        // the first run are read once (unless an earlier call left some), the runs compared with it
+        // mostly have the same paths in the same order, and the few texts still unknown are probed.
+        // Each reader keeps one connection for all it reads (a new one costs tens of ms); the tasks
+        // are the first run's texts, then each run.
+        PathTexts known = reference;
+        int tasks = known == null ? n + 1 : n;
+        Object[] read = new Object[tasks];
+        AtomicInteger next = new AtomicInteger();
+        int helpers = Math.min(parallelism, n) - 1;
         ExecutorService pool = helpers <= 0 ? null : Executors.newFixedThreadPool(helpers, task -> {
             Thread thread = new Thread(task, "tracegraph-run-facts");
             thread.setDaemon(true);
@@ -442,33 +451,41 @@ public final class JdbiRunQueries implements RunQueries {
             for (int i = 0; i < helpers; i++) {
                 readers.add(CompletableFuture.runAsync(() -> call(() -> {
                     try (Handle h = jdbi.open()) {
-                        firstRead.await();
-                        readRuns(h, wanted, facts, next, texts, gradients);
-                    } catch (InterruptedException e) {
-                        // Only when the reading is abandoned: the runs not taken are the caller's.
-                        Thread.currentThread().interrupt();
+                        readTasks(h, wanted, known == null, read, next, gradients);
                     }
                     return null;
                 }), pool));
             }
-            try {
-                call(() -> {
-                    try (Handle h = jdbi.open()) {
-                        facts[0] = facts(h, wanted.get(0), texts, texts.isEmpty(), gradients);
-                        firstRead.countDown();
-                        readRuns(h, wanted, facts, next, texts, gradients);
+            return call(() -> {
+                try (Handle h = jdbi.open()) {
+                    try {
+                        readTasks(h, wanted, known == null, read, next, gradients);
+                    } finally {
+                        // On failure the helpers find no task left.
+                        next.set(tasks);
                     }
-                    return null;
-                });
-            } finally {
-                // On failure the helpers find no run left to read.
-                next.set(n);
-                firstRead.countDown();
-            }
-            for (CompletableFuture<Void> reader : readers) {
-                reader.join();
-            }
-            return List.of(facts);
+                    for (CompletableFuture<Void> reader : readers) {
+                        reader.join();
+                    }
+                    PathTexts texts = known != null ? known : PathTexts.of(wanted.get(0),
+                            ((StoredFacts) read[1]).columns().hashes(), (String[]) read[0]);
+                    StoredFacts[] stored = new StoredFacts[n];
+                    System.arraycopy(read, tasks - n, stored, 0, n);
+                    // The texts known already, for all runs at once; then those to probe, on this connection.
+                    String[][] names = new String[n][];
+                    IntStream.range(0, n).parallel()
+                            .forEach(i -> names[i] = texts.known(stored[i].columns().hashes()));
+                    for (int i = 0; i < n; i++) {
+                        texts.probe(h, wanted.get(i), stored[i].columns().hashes(), names[i]);
+                    }
+                    RunFacts[] facts = new RunFacts[n];
+                    IntStream.range(0, n).parallel().forEach(i -> facts[i] = new RunFacts(wanted.get(i).runId(),
+                            stored[i].totalMs(), stored[i].peakBytes(), stored[i].columns().stats(names[i]),
+                            stored[i].gradients()));
+                    reference = texts;
+                    return List.of(facts);
+                }
+            });
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -481,30 +498,44 @@ public final class JdbiRunQueries implements RunQueries {
         }
     }
 
-    /** Reads the runs whose index {@code next} hands out, until none is left. */
-    private static void readRuns(Handle h, List<RunRef> runs, RunFacts[] facts, AtomicInteger next,
-            Map<Long, String> texts, boolean gradients) throws SQLException {
-        for (int i = next.getAndIncrement(); i < runs.size(); i = next.getAndIncrement()) {
-            facts[i] = facts(h, runs.get(i), texts, false, gradients);
+    /**
+     * Does the tasks {@code next} hands out until none is left: with {@code firstTexts}, task 0 reads
+     * the first run's path texts and task {@code i + 1} run {@code i}; else task {@code i} reads run
+     * {@code i}.
+     */
+    private static void readTasks(Handle h, List<RunRef> runs, boolean firstTexts, Object[] read, AtomicInteger next,
+            boolean gradients) throws SQLException {
+        for (int task = next.getAndIncrement(); task < read.length; task = next.getAndIncrement()) {
+            if (firstTexts && task == 0) {
+                read[0] = pathTexts(h, runs.get(0));
+            } else {
+                read[task] = storedFacts(h, runs.get(firstTexts ? task - 1 : task), gradients);
+            }
         }
     }
 
-    private static RunFacts facts(Handle handle, RunRef run, Map<Long, String> texts, boolean withTexts,
-            boolean withGradients) throws SQLException {
+    /** What {@link #facts} reads of one run in one transaction: all but its path texts. */
+    private record StoredFacts(double totalMs, long peakBytes, PathColumns columns, List<GradientFact> gradients) {
+    }
+
+    private static StoredFacts storedFacts(Handle handle, RunRef run, boolean withGradients) throws SQLException {
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             Map<String, Object> totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes "
                     + "FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
                     .bind("key", run.key())
                     .mapToMap()
                     .findOne()
-                    .orElseThrow(() -> new DatabaseException("run `" + run.runId() + "` is no longer stored"));
+                    .orElseThrow(() -> gone(run));
             List<GradientFact> gradients = withGradients
                     ? gradients(h, run.key()).stream().map(GradientFact::of).toList()
                     : List.of();
-            return new RunFacts(run.runId(), ((Number) totals.get("total_ms")).doubleValue(),
-                    ((Number) totals.get("peak_bytes")).longValue(), pathStats(h, run.key(), texts, withTexts),
-                    gradients);
+            return new StoredFacts(((Number) totals.get("total_ms")).doubleValue(),
+                    ((Number) totals.get("peak_bytes")).longValue(), PathColumns.read(h, run.key()), gradients);
         });
+    }
+
+    private static DatabaseException gone(RunRef run) {
+        return new DatabaseException("run `" + run.runId() + "` is no longer stored");
     }
 
     @Override
@@ -630,67 +661,130 @@ public final class JdbiRunQueries implements RunQueries {
     }
 
     /**
-     * A run's paths as stored at import ({@code path_stats}: aggregated as {@link PathStats#ofGraph}
-     * aggregates a graph's nodes), in path order.
-     *
-     * <p>{@code texts} maps path hashes to path texts, shared by the runs read together: the texts
-     * are read with the rows when {@code withTexts}, else only those not known yet, afterwards.
+     * A run's path statistics as stored at import (V4 {@code path_columns}: aggregated as
+     * {@link PathStats#ofGraph} aggregates a graph's nodes), in path order, without their texts: one
+     * row of arrays, read with binary COPY (the key is a number of ours, not user input: it is
+     * formatted into the statement, which COPY needs). A run without paths has no row.
      */
-    private static List<PathStats> pathStats(Handle h, long key, Map<Long, String> texts, boolean withTexts)
-            throws SQLException {
-        // Binary COPY: a set comparison reads ~50,000 rows per run, and decoding them from the text
-        // protocol (and through a row mapper) cost more than the server's work. The key is a number
-        // of ours, not user input: it is formatted into the statement, which COPY needs.
-        String copyQuery = "COPY (SELECT path_hash, kind, count, self_time_ns, total_time_ns, bytes, peak_bytes"
-                + (withTexts ? ", path" : "") + " FROM path_stats WHERE run_key = " + key
-                + " ORDER BY path_rank) TO STDOUT (FORMAT binary)";
-        // Rows whose text is known become statistics at once; the others wait for their texts.
-        List<PathStats> stats = new ArrayList<>();
-        List<Integer> waiting = new ArrayList<>();
-        List<StoredPath> waitingRows = new ArrayList<>();
-        BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), copyQuery);
-        while (copy.nextRow()) {
-            long hash = copy.int8();
-            String kind = copy.kind();
-            long count = copy.int8();
-            long self = copy.int8();
-            long total = copy.int8();
-            long bytes = copy.int8();
-            long peak = copy.int8();
-            String path = withTexts ? copy.text() : texts.get(hash);
-            if (withTexts) {
-                texts.putIfAbsent(hash, path);
+    private record PathColumns(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total,
+            long[] bytes, long[] peak) {
+        private static final PathColumns NONE = new PathColumns(new long[0], new String[0], new long[0], new long[0],
+                new long[0], new long[0], new long[0]);
+
+        static PathColumns read(Handle h, long key) throws SQLException {
+            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT path_hashes, kinds, counts, "
+                    + "self_times_ns, total_times_ns, bytes, peak_bytes FROM path_columns WHERE run_key = " + key
+                    + ") TO STDOUT (FORMAT binary)");
+            if (!copy.nextRow()) {
+                return NONE;
             }
-            if (path != null) {
-                stats.add(new PathStats(path, hash, kind, count, self, total, bytes, peak));
-            } else {
-                waiting.add(stats.size());
-                waitingRows.add(new StoredPath(hash, kind, count, self, total, bytes, peak));
-                stats.add(null);
+            PathColumns columns = new PathColumns(copy.int8Array(), copy.kindArray(), copy.int8Array(),
+                    copy.int8Array(), copy.int8Array(), copy.int8Array(), copy.int8Array());
+            int n = columns.hashes.length;
+            if (columns.kinds.length != n || columns.counts.length != n || columns.self.length != n
+                    || columns.total.length != n || columns.bytes.length != n || columns.peak.length != n) {
+                throw new SQLException("the path_columns row of run " + key + " has arrays of different lengths");
             }
+            return columns;
         }
-        if (!waitingRows.isEmpty()) {
-            // Few: probe them; many: read the run's texts whole.
-            List<Long> missing = waitingRows.stream().map(StoredPath::hash).toList();
-            var query = missing.size() * 4 < stats.size()
-                    ? h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key "
-                            + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, missing)
-                    : h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key");
-            query.bind("key", key)
-                    .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
-                    .forEach(text -> texts.putIfAbsent(text.getKey(), text.getValue()));
-            for (int i = 0; i < waiting.size(); i++) {
-                StoredPath row = waitingRows.get(i);
-                stats.set(waiting.get(i), new PathStats(texts.get(row.hash()), row.hash(), row.kind(), row.count(),
-                        row.selfTimeNs(), row.totalTimeNs(), row.bytes(), row.peakBytes()));
+
+        /** The statistics, {@code texts[i]} naming path {@code i}. */
+        List<PathStats> stats(String[] texts) {
+            PathStats[] stats = new PathStats[hashes.length];
+            for (int i = 0; i < stats.length; i++) {
+                stats[i] = new PathStats(texts[i], hashes[i], kinds[i], counts[i], self[i], total[i], bytes[i],
+                        peak[i]);
             }
+            return Arrays.asList(stats);
         }
-        return stats;
     }
 
-    /** A path_stats row whose path text was not known when {@link #pathStats(Handle, long, Map, boolean)} read it. */
-    private record StoredPath(long hash, String kind, long count, long selfTimeNs, long totalTimeNs, long bytes,
-            long peakBytes) {
+    /** A run's path texts in path order (V3 {@code path_stats}), as one array. */
+    private static String[] pathTexts(Handle h, RunRef run) throws SQLException {
+        BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT coalesce(array_agg(path "
+                + "ORDER BY path_rank), '{}') FROM path_stats WHERE run_key = " + run.key()
+                + ") TO STDOUT (FORMAT binary)");
+        return copy.nextRow() ? copy.textArray() : new String[0];
+    }
+
+    /**
+     * Path texts by path hash, from one run's paths in path order: a hash always names the same text.
+     * The runs of one model have mostly the same paths in the same order, so a run's hashes are first
+     * matched position by position, then by hash; the texts still unknown are probed in the store.
+     */
+    private static final class PathTexts {
+        private final long[] hashes;
+        private final String[] texts;
+        private final Map<Long, String> probed = new ConcurrentHashMap<>();
+        private volatile Map<Long, String> byHash;
+
+        private PathTexts(long[] hashes, String[] texts) {
+            this.hashes = hashes;
+            this.texts = texts;
+        }
+
+        /** The texts of {@code run}'s paths, read apart from their hashes (in another transaction). */
+        static PathTexts of(RunRef run, long[] hashes, String[] texts) {
+            if (hashes.length != texts.length) {
+                // A run's rows never change: it was deleted in between.
+                throw gone(run);
+            }
+            return new PathTexts(hashes, texts);
+        }
+
+        /** The texts of the paths whose hashes are {@code wanted}, in their order; null where not known. */
+        String[] known(long[] wanted) {
+            String[] found = new String[wanted.length];
+            for (int i = 0; i < wanted.length; i++) {
+                long hash = wanted[i];
+                found[i] = i < hashes.length && hashes[i] == hash ? texts[i] : byHash().get(hash);
+                if (found[i] == null) {
+                    found[i] = probed.get(hash);
+                }
+            }
+            return found;
+        }
+
+        /** Fills in the texts {@link #known} left null, from {@code run}'s paths in the store. */
+        void probe(Handle h, RunRef run, long[] wanted, String[] found) {
+            List<Long> unknown = new ArrayList<>();
+            for (int i = 0; i < found.length; i++) {
+                if (found[i] == null) {
+                    unknown.add(wanted[i]);
+                }
+            }
+            if (unknown.isEmpty()) {
+                return;
+            }
+            // Few: probe them; many: read the run's texts whole.
+            var query = unknown.size() * 4 < wanted.length
+                    ? h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key "
+                            + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, unknown)
+                    : h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key");
+            query.bind("key", run.key())
+                    .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
+                    .forEach(text -> probed.putIfAbsent(text.getKey(), text.getValue()));
+            for (int i = 0; i < found.length; i++) {
+                if (found[i] == null) {
+                    found[i] = probed.get(wanted[i]);
+                    if (found[i] == null) {
+                        throw gone(run);
+                    }
+                }
+            }
+        }
+
+        private Map<Long, String> byHash() {
+            Map<Long, String> map = byHash;
+            if (map == null) {
+                map = new HashMap<>(hashes.length * 2);
+                for (int i = 0; i < hashes.length; i++) {
+                    map.put(hashes[i], texts[i]);
+                }
+                byHash = map;
+            }
+            return map;
+        }
     }
 
     private static PathStats pathStats(ResultSet rs) throws SQLException {

@@ -175,9 +175,9 @@ public final class JdbiRunStore implements RunStore {
             }
             rows.finish();
         }
+        List<PathStats> stats = PathStats.ofGraph(g.spans(), paths);
         try (CopyRows rows = CopyRows.open(copy, "path_stats", "run_key, path_rank, path_hash, path, kind, count, "
                 + "self_time_ns, total_time_ns, bytes, peak_bytes")) {
-            List<PathStats> stats = PathStats.ofGraph(g.spans(), paths);
             for (int i = 0; i < stats.size(); i++) {
                 PathStats p = stats.get(i);
                 rows.int8(key).int4(i).int8(p.pathHash()).text(p.path()).text(p.kind()).int8(p.count())
@@ -186,6 +186,7 @@ public final class JdbiRunStore implements RunStore {
             }
             rows.finish();
         }
+        writePathColumns(copy, key, stats);
         try (CopyRows rows = CopyRows.open(copy, "edges", "run_key, edge_idx, from_id, to_id, kind, duration_ns, label")) {
             List<GraphEdge> edges = g.edges();
             for (int i = 0; i < edges.size(); i++) {
@@ -235,6 +236,35 @@ public final class JdbiRunStore implements RunStore {
                 .bind("slowest", slowest(s.slowestSpans()))
                 .bind("heaviest", heaviest(s.heaviestSpans()))
                 .execute();
+    }
+
+    /** The same statistics as one row of arrays in path order (V4), which set comparisons read. */
+    private static void writePathColumns(CopyManager copy, long key, List<PathStats> stats) throws SQLException {
+        int n = stats.size();
+        long[] hashes = new long[n];
+        String[] kinds = new String[n];
+        long[] counts = new long[n];
+        long[] self = new long[n];
+        long[] total = new long[n];
+        long[] bytes = new long[n];
+        long[] peak = new long[n];
+        for (int i = 0; i < n; i++) {
+            PathStats p = stats.get(i);
+            hashes[i] = p.pathHash();
+            kinds[i] = p.kind();
+            counts[i] = p.count();
+            self[i] = p.selfTimeNs();
+            total[i] = p.totalTimeNs();
+            bytes[i] = p.bytes();
+            peak[i] = p.peakBytes();
+        }
+        try (CopyRows rows = CopyRows.open(copy, "path_columns", "run_key, path_hashes, kinds, counts, "
+                + "self_times_ns, total_times_ns, bytes, peak_bytes")) {
+            rows.int8(key).int8Array(hashes).asciiArray(kinds).int8Array(counts).int8Array(self).int8Array(total)
+                    .int8Array(bytes).int8Array(peak);
+            rows.endRow();
+            rows.finish();
+        }
     }
 
     private static void writeMemory(Handle h, CopyManager copy, long key, MemoryProfile memory) throws SQLException {

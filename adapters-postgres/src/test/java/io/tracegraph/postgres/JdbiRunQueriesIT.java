@@ -410,6 +410,22 @@ class JdbiRunQueriesIT {
     }
 
     @Test
+    void readsFactsAgainWithThePathTextsAnEarlierCallRead() {
+        // The second and third calls take the texts of the first run of the first call as their
+        // reference: beta-1 shares few paths with it (probed), alpha-2 lacks some and adds others.
+        JdbiRunQueries reused = new JdbiRunQueries(jdbi, 2);
+        for (List<String> ids : List.of(List.of("alpha-1"), List.of("beta-1", "alpha-2"), List.of(ODD_ID, "alpha-1"))) {
+            List<RunFacts> facts = reused.facts(ids.stream().map(this::found).toList());
+            assertThat(facts).extracting(RunFacts::runId).containsExactlyElementsOf(ids);
+            for (RunFacts fact : facts) {
+                assertThat(fact.paths()).isEqualTo(facts(stored.get(fact.runId())).paths());
+            }
+        }
+        assertThat(reused.pathStats(found("beta-1"))).isEqualTo(facts(stored.get("beta-1")).paths());
+        assertThat(reused.pathStats(new RunRef(-1, "gone"))).isEmpty();
+    }
+
+    @Test
     void readsGradientsInTraceOrder() {
         assertThat(queries.gradients(found("alpha-2"))).isEqualTo(stored.get("alpha-2").graph().gradients());
         assertThat(queries.gradients(found("beta-1"))).isEmpty();

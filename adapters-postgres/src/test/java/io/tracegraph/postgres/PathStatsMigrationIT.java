@@ -10,7 +10,10 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** V3 computes path_stats for the runs stored before it exactly as the store writes it for new ones. */
+/**
+ * V3 computes path_stats for the runs stored before it exactly as the store writes it for new ones,
+ * and V4 gathers them into path_columns.
+ */
 @ExtendWith(PostgresExtension.class)
 class PathStatsMigrationIT {
     private final DatabaseConfig config;
@@ -20,7 +23,7 @@ class PathStatsMigrationIT {
     }
 
     @Test
-    void backfillsTheRunsStoredBeforeVersion3InPathOrder() {
+    void backfillsTheRunsStoredBeforeVersions3And4InPathOrder() {
         Flyway.configure().dataSource(config.jdbcUrl(), config.user(), config.password())
                 .locations(Database.MIGRATIONS).target("2").load().migrate();
         Jdbi jdbi = Jdbi.create(config.jdbcUrl(), config.user(), config.password());
@@ -64,6 +67,25 @@ class PathStatsMigrationIT {
             long viewed = database.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM run_paths "
                     + "WHERE run_key = 7").mapTo(Long.class).one());
             assertThat(viewed).isEqualTo(4);
+
+            // V4 gathers the same statistics into one row of arrays, in path order.
+            List<PathStats> gathered = database.jdbi().withHandle(h -> h.createQuery("SELECT * FROM path_columns "
+                    + "WHERE run_key = 7").map((rs, ctx) -> {
+                        Long[] hashes = (Long[]) rs.getArray("path_hashes").getArray();
+                        String[] kinds = (String[]) rs.getArray("kinds").getArray();
+                        Long[] counts = (Long[]) rs.getArray("counts").getArray();
+                        Long[] self = (Long[]) rs.getArray("self_times_ns").getArray();
+                        Long[] total = (Long[]) rs.getArray("total_times_ns").getArray();
+                        Long[] bytes = (Long[]) rs.getArray("bytes").getArray();
+                        Long[] peak = (Long[]) rs.getArray("peak_bytes").getArray();
+                        List<PathStats> stats = new ArrayList<>();
+                        for (int i = 0; i < hashes.length; i++) {
+                            stats.add(new PathStats(stored.get(i).path(), hashes[i], kinds[i], counts[i], self[i],
+                                    total[i], bytes[i], peak[i]));
+                        }
+                        return stats;
+                    }).one());
+            assertThat(gathered).isEqualTo(stored);
         }
     }
 }
