@@ -235,7 +235,7 @@ public record GroupComparison(
             for (PathStats stats : o.candidate) {
                 totals[at++] = stats.totalTimeNs();
             }
-            medians[i] = MedianBootstrap.median(totals);
+            medians[i] = MedianBootstrap.medianInPlace(totals);
         });
         // The paths whose median is above the cut are in; of those at the cut, the smallest hashes.
         double[] sorted = medians.clone();

@@ -17,6 +17,28 @@ class MedianBootstrapTest {
     }
 
     @Test
+    void selectsTheSameMedianAsASortWithoutChangingTheValues() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int round = 0; round < 2000; round++) {
+            int n = 1 + random.nextInt(120);
+            // Few distinct values too: ties around the middle.
+            int distinct = 1 + random.nextInt(round % 2 == 0 ? 4 : 1_000_000);
+            double[] values = new double[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(distinct) * 1000.0;
+            }
+            double[] sorted = values.clone();
+            Arrays.sort(sorted);
+            double expected = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2;
+            double[] kept = values.clone();
+
+            assertThat(MedianBootstrap.median(values)).isEqualTo(expected);
+            assertThat(values).isEqualTo(kept);
+            assertThat(MedianBootstrap.medianInPlace(values)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void measuresChangeRelativeToTheBaseline() {
         assertThat(MedianBootstrap.relativeChange(100, 105)).isEqualTo(0.05);
         assertThat(MedianBootstrap.relativeChange(100, 80)).isEqualTo(-0.2);
