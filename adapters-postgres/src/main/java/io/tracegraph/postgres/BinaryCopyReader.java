@@ -13,7 +13,7 @@ import org.postgresql.copy.CopyOut;
 
 /**
  * Reads the rows of a {@code COPY (...) TO STDOUT (FORMAT binary)} field by field: the reading
- * counterpart of {@link CopyRows}, for the reads of many values (a run's path statistics as arrays)
+ * counterpart of {@link CopyRows}, for the reads of many values (a run's packed path statistics)
  * whose decoding through the text protocol would cost more than the server's work. The whole
  * output is received first (a few MB for the reads that use it), then decoded from memory; the
  * caller reads each row's fields in the query's column order.
@@ -24,7 +24,6 @@ final class BinaryCopyReader {
     private static final String[] KINDS = {"root", "function", "module", "op", "other"};
     private static final byte[][] KIND_BYTES = Arrays.stream(KINDS)
             .map(k -> k.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
-    private static final int INT8_OID = 20;
     private static final int TEXT_OID = 25;
 
     private final ByteBuffer data;
@@ -97,20 +96,24 @@ final class BinaryCopyReader {
         return true;
     }
 
-    /** The next field, a non-null {@code bigint[]} of at most one dimension without NULLs. */
-    long[] int8Array() throws SQLException {
-        int n = arrayLength(INT8_OID);
-        if ((long) n * 12 > data.remaining()) {
-            throw new SQLException("the COPY stream ends inside an array of " + n + " elements");
+    /** The next field, a non-null {@code integer}. */
+    int int4() throws SQLException {
+        int length = field();
+        if (length != 4) {
+            throw new SQLException("unexpected field length " + length + " in the COPY stream, expected 4");
+        }
+        return data.getInt();
+    }
+
+    /** The next field, a {@code bytea} of {@code n} packed 8-byte big-endian integers. */
+    long[] int8Packed(int n) throws SQLException {
+        int length = field();
+        if (length != n * 8L) {
+            throw new SQLException("unexpected field length " + length + " in the COPY stream, expected " + n * 8L);
         }
         long[] values = new long[n];
-        for (int i = 0; i < n; i++) {
-            int length = data.getInt();
-            if (length != 8) {
-                throw new SQLException("unexpected array element length " + length + " in the COPY stream");
-            }
-            values[i] = data.getLong();
-        }
+        data.slice().asLongBuffer().get(values);
+        data.position(data.position() + length);
         return values;
     }
 
@@ -127,27 +130,41 @@ final class BinaryCopyReader {
     }
 
     /**
-     * The next field, a {@link #textArray} of node kinds: the shared strings for the known kinds (a
-     * run names one of them for each of its tens of thousands of paths).
+     * The next field, a {@code text} of {@code n} node kinds joined by line feeds: the shared strings
+     * for the known kinds (a run names one of them for each of its tens of thousands of paths).
      */
-    String[] kindArray() throws SQLException {
-        int n = arrayLength(TEXT_OID);
-        String[] values = new String[n];
+    String[] kindLines(int n) throws SQLException {
+        int length = field();
+        if (length < 0) {
+            throw new SQLException("unexpected NULL in the COPY stream");
+        }
+        String[] kinds = new String[n];
+        byte[] bytes = data.array();
+        int at = data.position();
+        int end = at + length;
         for (int i = 0; i < n; i++) {
-            int length = element();
-            int at = data.position();
-            for (int k = 0; k < KINDS.length && values[i] == null; k++) {
-                if (KIND_BYTES[k].length == length
-                        && Arrays.equals(data.array(), at, at + length, KIND_BYTES[k], 0, length)) {
-                    values[i] = KINDS[k];
+            int stop = at;
+            while (stop < end && bytes[stop] != '\n') {
+                stop++;
+            }
+            if (stop == end && i < n - 1) {
+                throw new SQLException("the COPY stream holds fewer than " + n + " kinds");
+            }
+            for (int k = 0; k < KINDS.length && kinds[i] == null; k++) {
+                if (KIND_BYTES[k].length == stop - at && Arrays.equals(bytes, at, stop, KIND_BYTES[k], 0, stop - at)) {
+                    kinds[i] = KINDS[k];
                 }
             }
-            if (values[i] == null) {
-                values[i] = new String(data.array(), at, length, StandardCharsets.UTF_8);
+            if (kinds[i] == null) {
+                kinds[i] = new String(bytes, at, stop - at, StandardCharsets.UTF_8);
             }
-            data.position(at + length);
+            at = stop + 1;
         }
-        return values;
+        if (n > 0 ? at != end + 1 : length != 0) {
+            throw new SQLException("the COPY stream holds more than " + n + " kinds");
+        }
+        data.position(end);
+        return kinds;
     }
 
     /** Reads an array field's header; returns its number of elements. */

@@ -10,15 +10,14 @@ import org.postgresql.copy.CopyManager;
  * binary format spares the server from parsing numbers and arrays, which is most of its work on a
  * big import. Each value must match its column's type: {@link #int4} for {@code integer},
  * {@link #int8} for {@code bigint}, {@link #text}, {@link #bool}, {@link #float8},
- * {@link #int8Array} for {@code bigint[]} and {@link #asciiArray} for {@code text[]} of ASCII
- * words. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a lone surrogate likewise.
+ * {@link #int8Array} for {@code bigint[]} and {@link #int8Packed} for {@code bytea} of packed
+ * integers. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a lone surrogate likewise.
  */
 final class CopyRows implements AutoCloseable {
     private static final int FLUSH_AT = 1 << 20;
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
         0, 0, 0, 0, 0, 0, 0, 0};
     private static final int INT8_OID = 20;
-    private static final int TEXT_OID = 25;
 
     private final CopyIn copy;
     private final short columns;
@@ -126,65 +125,31 @@ final class CopyRows implements AutoCloseable {
         int size = rank == 0 ? 12 : 20 + rank * 12;
         ensure(4 + size);
         field(size);
-        arrayHeader(rank, INT8_OID);
-        for (int i = 0; i < rank; i++) {
-            putInt(len, 8);
-            len += 4;
-            putLong(shape.dim(i));
-        }
-        return this;
-    }
-
-    /** A {@code bigint[]} of one dimension holding {@code values} (empty: the empty array). */
-    CopyRows int8Array(long[] values) {
-        int n = values.length;
-        int size = n == 0 ? 12 : 20 + n * 12;
-        ensure(4 + size);
-        field(size);
-        arrayHeader(n, INT8_OID);
-        for (long value : values) {
-            putInt(len, 8);
-            len += 4;
-            putLong(value);
-        }
-        return this;
-    }
-
-    /** A {@code text[]} of one dimension holding {@code values}: ASCII words such as node kinds. */
-    CopyRows asciiArray(String[] values) {
-        int n = values.length;
-        int size = n == 0 ? 12 : 20;
-        for (String value : values) {
-            size += 4 + value.length();
-        }
-        ensure(4 + size);
-        field(size);
-        arrayHeader(n, TEXT_OID);
-        for (String value : values) {
-            int length = value.length();
-            putInt(len, length);
-            len += 4;
-            for (int i = 0; i < length; i++) {
-                char c = value.charAt(i);
-                if (c == 0 || c >= 0x80) {
-                    throw new IllegalArgumentException("not ASCII without U+0000: " + value);
-                }
-                buf[len++] = (byte) c;
+        putInt(len, rank == 0 ? 0 : 1);
+        putInt(len + 4, 0);
+        putInt(len + 8, INT8_OID);
+        len += 12;
+        if (rank > 0) {
+            putInt(len, rank);
+            putInt(len + 4, 1);
+            len += 8;
+            for (int i = 0; i < rank; i++) {
+                putInt(len, 8);
+                len += 4;
+                putLong(shape.dim(i));
             }
         }
         return this;
     }
 
-    private void arrayHeader(int length, int elementOid) {
-        putInt(len, length == 0 ? 0 : 1);
-        putInt(len + 4, 0);
-        putInt(len + 8, elementOid);
-        len += 12;
-        if (length > 0) {
-            putInt(len, length);
-            putInt(len + 4, 1);
-            len += 8;
+    /** A {@code bytea} holding {@code values} as 8-byte big-endian integers, one after the other. */
+    CopyRows int8Packed(long[] values) {
+        ensure(4 + values.length * 8);
+        field(values.length * 8);
+        for (long value : values) {
+            putLong(value);
         }
+        return this;
     }
 
     CopyRows nul() {

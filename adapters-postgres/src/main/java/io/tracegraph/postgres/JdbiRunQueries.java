@@ -431,11 +431,11 @@ public final class JdbiRunQueries implements RunQueries {
         if (n == 0) {
             return List.of();
         }
-        // Each run's statistics come as one row of arrays (path_columns), without path texts: those of
-        // the first run are read once (unless an earlier call left some), the runs compared with it
-        // mostly have the same paths in the same order, and the few texts still unknown are probed.
-        // Each reader keeps one connection for all it reads (a new one costs tens of ms); the tasks
-        // are the first run's texts, then each run.
+        // Each run's statistics come as one row of packed columns (path_columns), without path texts:
+        // those of the first run are read once (unless an earlier call left some), the runs compared
+        // with it mostly have the same paths in the same order, and the few texts still unknown are
+        // probed. Each reader keeps one connection for all it reads (a new one costs tens of ms); the
+        // tasks are the first run's texts, then each run.
         PathTexts known = reference;
         int tasks = known == null ? n + 1 : n;
         Object[] read = new Object[tasks];
@@ -663,8 +663,8 @@ public final class JdbiRunQueries implements RunQueries {
     /**
      * A run's path statistics as stored at import (V4 {@code path_columns}: aggregated as
      * {@link PathStats#ofGraph} aggregates a graph's nodes), in path order, without their texts: one
-     * row of arrays, read with binary COPY (the key is a number of ours, not user input: it is
-     * formatted into the statement, which COPY needs). A run without paths has no row.
+     * row of packed columns, read with binary COPY (the key is a number of ours, not user input: it
+     * is formatted into the statement, which COPY needs). A run without paths may have no row.
      */
     private record PathColumns(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total,
             long[] bytes, long[] peak) {
@@ -672,20 +672,15 @@ public final class JdbiRunQueries implements RunQueries {
                 new long[0], new long[0], new long[0]);
 
         static PathColumns read(Handle h, long key) throws SQLException {
-            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT path_hashes, kinds, counts, "
-                    + "self_times_ns, total_times_ns, bytes, peak_bytes FROM path_columns WHERE run_key = " + key
+            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT paths, path_hashes, kinds, "
+                    + "counts, self_times_ns, total_times_ns, bytes, peak_bytes FROM path_columns WHERE run_key = " + key
                     + ") TO STDOUT (FORMAT binary)");
             if (!copy.nextRow()) {
                 return NONE;
             }
-            PathColumns columns = new PathColumns(copy.int8Array(), copy.kindArray(), copy.int8Array(),
-                    copy.int8Array(), copy.int8Array(), copy.int8Array(), copy.int8Array());
-            int n = columns.hashes.length;
-            if (columns.kinds.length != n || columns.counts.length != n || columns.self.length != n
-                    || columns.total.length != n || columns.bytes.length != n || columns.peak.length != n) {
-                throw new SQLException("the path_columns row of run " + key + " has arrays of different lengths");
-            }
-            return columns;
+            int n = copy.int4();
+            return new PathColumns(copy.int8Packed(n), copy.kindLines(n), copy.int8Packed(n), copy.int8Packed(n),
+                    copy.int8Packed(n), copy.int8Packed(n), copy.int8Packed(n));
         }
 
         /** The statistics, {@code texts[i]} naming path {@code i}. */

@@ -238,7 +238,7 @@ public final class JdbiRunStore implements RunStore {
                 .execute();
     }
 
-    /** The same statistics as one row of arrays in path order (V4), which set comparisons read. */
+    /** The same statistics as one row of packed columns in path order (V4), which set comparisons read. */
     private static void writePathColumns(CopyManager copy, long key, List<PathStats> stats) throws SQLException {
         int n = stats.size();
         long[] hashes = new long[n];
@@ -258,10 +258,10 @@ public final class JdbiRunStore implements RunStore {
             bytes[i] = p.bytes();
             peak[i] = p.peakBytes();
         }
-        try (CopyRows rows = CopyRows.open(copy, "path_columns", "run_key, path_hashes, kinds, counts, "
+        try (CopyRows rows = CopyRows.open(copy, "path_columns", "run_key, paths, path_hashes, kinds, counts, "
                 + "self_times_ns, total_times_ns, bytes, peak_bytes")) {
-            rows.int8(key).int8Array(hashes).asciiArray(kinds).int8Array(counts).int8Array(self).int8Array(total)
-                    .int8Array(bytes).int8Array(peak);
+            rows.int8(key).int4(n).int8Packed(hashes).text(String.join("\n", kinds)).int8Packed(counts)
+                    .int8Packed(self).int8Packed(total).int8Packed(bytes).int8Packed(peak);
             rows.endRow();
             rows.finish();
         }

@@ -3,6 +3,8 @@ package io.tracegraph.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tracegraph.domain.compare.PathStats;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.flywaydb.core.Flyway;
@@ -68,24 +70,31 @@ class PathStatsMigrationIT {
                     + "WHERE run_key = 7").mapTo(Long.class).one());
             assertThat(viewed).isEqualTo(4);
 
-            // V4 gathers the same statistics into one row of arrays, in path order.
+            // V4 packs the same statistics into one row, in path order.
             List<PathStats> gathered = database.jdbi().withHandle(h -> h.createQuery("SELECT * FROM path_columns "
                     + "WHERE run_key = 7").map((rs, ctx) -> {
-                        Long[] hashes = (Long[]) rs.getArray("path_hashes").getArray();
-                        String[] kinds = (String[]) rs.getArray("kinds").getArray();
-                        Long[] counts = (Long[]) rs.getArray("counts").getArray();
-                        Long[] self = (Long[]) rs.getArray("self_times_ns").getArray();
-                        Long[] total = (Long[]) rs.getArray("total_times_ns").getArray();
-                        Long[] bytes = (Long[]) rs.getArray("bytes").getArray();
-                        Long[] peak = (Long[]) rs.getArray("peak_bytes").getArray();
+                        int n = rs.getInt("paths");
+                        String[] kinds = rs.getString("kinds").split("\n", -1);
+                        LongBuffer hashes = packed(rs.getBytes("path_hashes"));
+                        LongBuffer counts = packed(rs.getBytes("counts"));
+                        LongBuffer self = packed(rs.getBytes("self_times_ns"));
+                        LongBuffer total = packed(rs.getBytes("total_times_ns"));
+                        LongBuffer bytes = packed(rs.getBytes("bytes"));
+                        LongBuffer peak = packed(rs.getBytes("peak_bytes"));
+                        assertThat(kinds).hasSize(n);
+                        assertThat(hashes.remaining()).isEqualTo(n);
                         List<PathStats> stats = new ArrayList<>();
-                        for (int i = 0; i < hashes.length; i++) {
-                            stats.add(new PathStats(stored.get(i).path(), hashes[i], kinds[i], counts[i], self[i],
-                                    total[i], bytes[i], peak[i]));
+                        for (int i = 0; i < n; i++) {
+                            stats.add(new PathStats(stored.get(i).path(), hashes.get(i), kinds[i], counts.get(i),
+                                    self.get(i), total.get(i), bytes.get(i), peak.get(i)));
                         }
                         return stats;
                     }).one());
             assertThat(gathered).isEqualTo(stored);
         }
+    }
+
+    private static LongBuffer packed(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).asLongBuffer();
     }
 }
