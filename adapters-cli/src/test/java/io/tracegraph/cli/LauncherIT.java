@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code tracegraph} launcher's class-data sharing archive: written by the first command that
  * queries the store, used by the next ones, replaced when the jar changes, never a word on standard
- * output (the JVM's own messages about it would go there), and off with {@code TRACEGRAPH_NO_CDS}.
+ * output (the JVM's own messages about it would go there), and off with {@code TRACEGRAPH_NO_CDS}
+ * or JVM options.
  */
 @ExtendWith(PostgresExtension.class)
 class LauncherIT {
@@ -65,6 +66,13 @@ class LauncherIT {
         List<Path> replaced = jsa(archives);
         assertThat(replaced).hasSize(1).doesNotContainAnyElementsOf(written);
 
+        // JVM options (here a flight recording, which crashes Java 17 with a dynamic archive): none used.
+        Result recorded = launch(jar, cache, Map.of("JAVA_OPTS", "-XX:StartFlightRecording:filename="
+                + dir.resolve("flight.jfr") + " -Xlog:disable"), "runs", "--limit", "3", "--format", "json");
+        assertThat(recorded.status()).as(recorded.err()).isZero();
+        // JFR prints a line of its own first.
+        assertThat(recorded.out()).endsWith(first.out());
+
         // An archive the JVM refuses (damaged) is silently done without.
         Files.write(replaced.get(0), new byte[] {1, 2, 3}, StandardOpenOption.TRUNCATE_EXISTING);
         Result damaged = launch(jar, cache, Map.of(), "runs", "--limit", "3", "--format", "json");
@@ -102,6 +110,8 @@ class LauncherIT {
         pb.environment().put("XDG_CACHE_HOME", cache.toString());
         pb.environment().remove("TRACEGRAPH_NO_CDS");
         pb.environment().remove("JAVA_OPTS");
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        pb.environment().remove("JDK_JAVA_OPTIONS");
         pb.environment().putAll(env);
         Process process = pb.start();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
