@@ -1,6 +1,7 @@
 package io.tracegraph.postgres;
 
 import io.tracegraph.domain.compare.GradientFact;
+import io.tracegraph.domain.compare.PathColumns;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
@@ -409,7 +410,7 @@ public final class JdbiRunQueries implements RunQueries {
     @Override
     public List<PathStats> pathStats(RunRef run) {
         return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
-            PathColumns columns = PathColumns.read(h, run.key());
+            PackedPaths columns = PackedPaths.read(h, run.key());
             String[] texts = pathTexts(h, run);
             if (texts.length != columns.hashes().length) {
                 throw new SQLException("run " + run.runId() + " has " + texts.length + " path texts for "
@@ -515,7 +516,7 @@ public final class JdbiRunQueries implements RunQueries {
     }
 
     /** What {@link #facts} reads of one run in one transaction: all but its path texts. */
-    private record StoredFacts(double totalMs, long peakBytes, PathColumns columns, List<GradientFact> gradients) {
+    private record StoredFacts(double totalMs, long peakBytes, PackedPaths columns, List<GradientFact> gradients) {
     }
 
     private static StoredFacts storedFacts(Handle handle, RunRef run, boolean withGradients) throws SQLException {
@@ -530,7 +531,7 @@ public final class JdbiRunQueries implements RunQueries {
                     ? gradients(h, run.key()).stream().map(GradientFact::of).toList()
                     : List.of();
             return new StoredFacts(((Number) totals.get("total_ms")).doubleValue(),
-                    ((Number) totals.get("peak_bytes")).longValue(), PathColumns.read(h, run.key()), gradients);
+                    ((Number) totals.get("peak_bytes")).longValue(), PackedPaths.read(h, run.key()), gradients);
         });
     }
 
@@ -666,12 +667,12 @@ public final class JdbiRunQueries implements RunQueries {
      * row of packed columns, read with binary COPY (the key is a number of ours, not user input: it
      * is formatted into the statement, which COPY needs). A run without paths may have no row.
      */
-    private record PathColumns(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total,
+    private record PackedPaths(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total,
             long[] bytes, long[] peak) {
-        private static final PathColumns NONE = new PathColumns(new long[0], new String[0], new long[0], new long[0],
+        private static final PackedPaths NONE = new PackedPaths(new long[0], new String[0], new long[0], new long[0],
                 new long[0], new long[0], new long[0]);
 
-        static PathColumns read(Handle h, long key) throws SQLException {
+        static PackedPaths read(Handle h, long key) throws SQLException {
             BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT paths, path_hashes, kinds, "
                     + "counts, self_times_ns, total_times_ns, bytes, peak_bytes FROM path_columns WHERE run_key = " + key
                     + ") TO STDOUT (FORMAT binary)");
@@ -679,18 +680,13 @@ public final class JdbiRunQueries implements RunQueries {
                 return NONE;
             }
             int n = copy.int4();
-            return new PathColumns(copy.int8Packed(n), copy.kindLines(n), copy.int8Packed(n), copy.int8Packed(n),
+            return new PackedPaths(copy.int8Packed(n), copy.kindLines(n), copy.int8Packed(n), copy.int8Packed(n),
                     copy.int8Packed(n), copy.int8Packed(n), copy.int8Packed(n));
         }
 
         /** The statistics, {@code texts[i]} naming path {@code i}. */
-        List<PathStats> stats(String[] texts) {
-            PathStats[] stats = new PathStats[hashes.length];
-            for (int i = 0; i < stats.length; i++) {
-                stats[i] = new PathStats(texts[i], hashes[i], kinds[i], counts[i], self[i], total[i], bytes[i],
-                        peak[i]);
-            }
-            return Arrays.asList(stats);
+        PathColumns stats(String[] texts) {
+            return PathColumns.of(texts, hashes, kinds, counts, self, total, bytes, peak);
         }
     }
 

@@ -102,25 +102,27 @@ public record GroupComparison(
                     base.size(), cand.size(), min));
         }
 
-        Map<Long, Occurrences> byHash = collect(base, cand);
-        List<Occurrences> both = new ArrayList<>();
+        Layout layout = Layout.of(base, cand);
+        List<Integer> both = new ArrayList<>();
         // Paths with enough runs on each side: the only ones that may be tested.
-        List<Occurrences> eligible = new ArrayList<>();
+        List<Integer> eligible = new ArrayList<>();
         List<PathPresence> onlyInBaseline = new ArrayList<>();
         List<PathPresence> onlyInCandidate = new ArrayList<>();
         int sparse = 0;
-        for (Occurrences o : byHash.values()) {
-            if (o.candidate.isEmpty()) {
-                onlyInBaseline.add(new PathPresence(o.hash, o.path, o.kind, o.baseline.size()));
-            } else if (o.baseline.isEmpty()) {
-                onlyInCandidate.add(new PathPresence(o.hash, o.path, o.kind, o.candidate.size()));
+        for (int p = 0; p < layout.paths(); p++) {
+            int inBase = layout.baselineCounts[p];
+            int inCand = layout.candidateCounts[p];
+            if (inCand == 0) {
+                onlyInBaseline.add(new PathPresence(layout.hashes[p], layout.texts[p], layout.kinds[p], inBase));
+            } else if (inBase == 0) {
+                onlyInCandidate.add(new PathPresence(layout.hashes[p], layout.texts[p], layout.kinds[p], inCand));
             } else {
-                both.add(o);
+                both.add(p);
                 if (!enough) {
                     continue;
                 }
-                if (o.baseline.size() >= min && o.candidate.size() >= min) {
-                    eligible.add(o);
+                if (inBase >= min && inCand >= min) {
+                    eligible.add(p);
                 } else {
                     sparse++;
                 }
@@ -128,13 +130,13 @@ public record GroupComparison(
         }
         // Paths are independent (no path's resamples depend on another path), so they may be computed
         // in parallel without changing the result.
-        Set<Long> family = testedFamily(eligible, options.maxTestedPaths());
-        Stream<Occurrences> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
+        Set<Integer> family = testedFamily(layout, eligible, options.maxTestedPaths());
+        Stream<Integer> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
         // Paths that occur once in every run (most of them) share one set of resamples.
         MedianBootstrap.Resamples shared = family.isEmpty() ? null
                 : new MedianBootstrap.Resamples(options.seed() ^ SHARED_SALT, options.resamples(), base.size(),
                         cand.size());
-        List<Tested> tested = work.map(o -> comparePath(o, options, family.contains(o.hash), shared)).toList();
+        List<Tested> tested = work.map(p -> comparePath(layout, p, options, family.contains(p), shared)).toList();
         Confirmation confirmation = confirm(tested, options);
         List<PathComparison> compared = new ArrayList<>(confirmation.paths());
         if (sparse > 0) {
@@ -198,14 +200,15 @@ public record GroupComparison(
         }
     }
 
-    private static Tested comparePath(Occurrences o, GroupOptions options, boolean tested,
+    private static Tested comparePath(Layout layout, int p, GroupOptions options, boolean tested,
             MedianBootstrap.Resamples shared) {
-        double[][] base = values(o.baseline);
-        double[][] cand = values(o.candidate);
-        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ o.hash, options, tested,
+        double[][] base = layout.values(p, 0, layout.baselineRuns, layout.baselineCounts[p]);
+        double[][] cand = layout.values(p, layout.baselineRuns, layout.runs.length, layout.candidateCounts[p]);
+        long hash = layout.hashes[p];
+        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ hash, options, tested,
                 shared);
-        PathComparison path = new PathComparison(o.hash, o.path, o.kind, o.baseline.size(), o.candidate.size(),
-                metrics[0], metrics[1], metrics[2]);
+        PathComparison path = new PathComparison(hash, layout.texts[p], layout.kinds[p], base[0].length,
+                cand[0].length, metrics[0], metrics[1], metrics[2]);
         return new Tested(path, tested ? rankTests(base, cand) : null);
     }
 
@@ -216,41 +219,34 @@ public record GroupComparison(
      * test's chances untouched when nothing changed (its statistic is independent of the pooled
      * values), so Holm's correction need only count these paths.
      */
-    private static Set<Long> testedFamily(List<Occurrences> eligible, int maxTested) {
+    private static Set<Integer> testedFamily(Layout layout, List<Integer> eligible, int maxTested) {
         int n = eligible.size();
-        Set<Long> family = new HashSet<>();
+        Set<Integer> family = new HashSet<>();
         if (n <= maxTested) {
-            eligible.forEach(o -> family.add(o.hash));
+            family.addAll(eligible);
             return family;
         }
         double[] medians = new double[n];
         IntStream indices = IntStream.range(0, n);
         (n >= PARALLEL_PATHS ? indices.parallel() : indices).forEach(i -> {
-            Occurrences o = eligible.get(i);
-            double[] totals = new double[o.baseline.size() + o.candidate.size()];
-            int at = 0;
-            for (PathStats stats : o.baseline) {
-                totals[at++] = stats.totalTimeNs();
-            }
-            for (PathStats stats : o.candidate) {
-                totals[at++] = stats.totalTimeNs();
-            }
+            int p = eligible.get(i);
+            double[] totals = layout.totals(p, layout.baselineCounts[p] + layout.candidateCounts[p]);
             medians[i] = MedianBootstrap.medianInPlace(totals);
         });
         // The paths whose median is above the cut are in; of those at the cut, the smallest hashes.
         double[] sorted = medians.clone();
         Arrays.sort(sorted);
         double cut = sorted[n - maxTested];
-        List<Long> atCut = new ArrayList<>();
+        List<Integer> atCut = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int side = Double.compare(medians[i], cut);
             if (side > 0) {
-                family.add(eligible.get(i).hash);
+                family.add(eligible.get(i));
             } else if (side == 0) {
-                atCut.add(eligible.get(i).hash);
+                atCut.add(eligible.get(i));
             }
         }
-        atCut.sort(null);
+        atCut.sort(Comparator.comparingLong(p -> layout.hashes[p]));
         family.addAll(atCut.subList(0, maxTested - family.size()));
         return family;
     }
@@ -385,48 +381,6 @@ public record GroupComparison(
         return sorted;
     }
 
-    /**
-     * Each path's occurrences on each side. The runs compared mostly have the same paths in the same
-     * order, so a run's paths are first matched by position with the first run's, then by hash.
-     */
-    private static Map<Long, Occurrences> collect(List<RunFacts> base, List<RunFacts> cand) {
-        Map<Long, Occurrences> byHash = new HashMap<>();
-        List<PathStats> first = base.get(0).paths();
-        Occurrences[] aligned = new Occurrences[first.size()];
-        for (int i = 0; i < aligned.length; i++) {
-            PathStats stats = first.get(i);
-            aligned[i] = new Occurrences(stats);
-            aligned[i].baseline.add(stats);
-            byHash.put(stats.pathHash(), aligned[i]);
-        }
-        for (int side = 0; side < 2; side++) {
-            List<RunFacts> runs = side == 0 ? base.subList(1, base.size()) : cand;
-            for (RunFacts run : runs) {
-                List<PathStats> paths = run.paths();
-                for (int i = 0; i < paths.size(); i++) {
-                    PathStats stats = paths.get(i);
-                    Occurrences o = i < aligned.length && aligned[i].hash == stats.pathHash() ? aligned[i]
-                            : byHash.computeIfAbsent(stats.pathHash(), h -> new Occurrences(stats));
-                    (side == 0 ? o.baseline : o.candidate).add(stats);
-                }
-            }
-        }
-        return byHash;
-    }
-
-    /** Self time, total time and bytes of each occurrence, one array per quantity. */
-    private static double[][] values(List<PathStats> occurrences) {
-        int n = occurrences.size();
-        double[][] values = new double[3][n];
-        for (int i = 0; i < n; i++) {
-            PathStats stats = occurrences.get(i);
-            values[0][i] = stats.selfTimeNs();
-            values[1][i] = stats.totalTimeNs();
-            values[2][i] = stats.bytes();
-        }
-        return values;
-    }
-
     private static double[] totalMs(List<RunFacts> runs) {
         return runs.stream().mapToDouble(RunFacts::totalMs).toArray();
     }
@@ -450,18 +404,169 @@ public record GroupComparison(
     private record Confirmation(List<PathComparison> paths, int unconfirmed) {
     }
 
-    /** A path's occurrences on each side (one per run), with the text and kind first seen. */
-    private static final class Occurrences {
-        final long hash;
-        final String path;
-        final String kind;
-        final List<PathStats> baseline = new ArrayList<>();
-        final List<PathStats> candidate = new ArrayList<>();
+    /**
+     * Where each path is in each run. The runs are numbered baseline first, then candidate, each side
+     * in run-id order; the paths in the order they are first met, with the text and kind first seen.
+     * The runs compared mostly list the same paths in the same order, so a run's paths are matched by
+     * position with the first run's before they are looked up by hash, and a run that lists exactly
+     * the first run's paths needs no table of positions.
+     */
+    private static final class Layout {
+        final PathColumns[] runs;
+        final int baselineRuns;
+        /** Per run, the position of each path (-1: absent); null: the path's own number (the first run's list). */
+        final int[][] positions;
+        final long[] hashes;
+        final String[] texts;
+        final String[] kinds;
+        final int[] baselineCounts;
+        final int[] candidateCounts;
 
-        Occurrences(PathStats first) {
-            this.hash = first.pathHash();
-            this.path = first.path();
-            this.kind = first.kind();
+        private Layout(PathColumns[] runs, int baselineRuns, int[][] positions, long[] hashes, String[] texts,
+                String[] kinds, int[] baselineCounts, int[] candidateCounts) {
+            this.runs = runs;
+            this.baselineRuns = baselineRuns;
+            this.positions = positions;
+            this.hashes = hashes;
+            this.texts = texts;
+            this.kinds = kinds;
+            this.baselineCounts = baselineCounts;
+            this.candidateCounts = candidateCounts;
+        }
+
+        static Layout of(List<RunFacts> base, List<RunFacts> cand) {
+            PathColumns[] runs = new PathColumns[base.size() + cand.size()];
+            for (int r = 0; r < runs.length; r++) {
+                runs[r] = (r < base.size() ? base.get(r) : cand.get(r - base.size())).columns();
+            }
+            PathColumns first = runs[0];
+            int known = first.size();
+            // Paths met after the first run's, and each run's path numbers where they differ from its positions.
+            List<Integer> laterRun = new ArrayList<>();
+            List<Integer> laterPosition = new ArrayList<>();
+            int[][] numbers = new int[runs.length][];
+            Map<Long, Integer> byHash = null;
+            for (int r = 1; r < runs.length; r++) {
+                PathColumns run = runs[r];
+                if (sameList(first, run)) {
+                    continue;
+                }
+                if (byHash == null) {
+                    byHash = new HashMap<>(known * 2);
+                    for (int i = 0; i < known; i++) {
+                        byHash.put(first.hash(i), i);
+                    }
+                }
+                int[] number = new int[run.size()];
+                for (int i = 0; i < number.length; i++) {
+                    long hash = run.hash(i);
+                    if (i < known && first.hash(i) == hash) {
+                        number[i] = i;
+                        continue;
+                    }
+                    Integer found = byHash.get(hash);
+                    if (found == null) {
+                        found = known + laterRun.size();
+                        byHash.put(hash, found);
+                        laterRun.add(r);
+                        laterPosition.add(i);
+                    }
+                    number[i] = found;
+                }
+                numbers[r] = number;
+            }
+            int paths = known + laterRun.size();
+            long[] hashes = new long[paths];
+            String[] texts = new String[paths];
+            String[] kinds = new String[paths];
+            for (int p = 0; p < paths; p++) {
+                PathColumns run = p < known ? first : runs[laterRun.get(p - known)];
+                int i = p < known ? p : laterPosition.get(p - known);
+                hashes[p] = run.hash(i);
+                texts[p] = run.path(i);
+                kinds[p] = run.kind(i);
+            }
+            int[] baselineCounts = new int[paths];
+            int[] candidateCounts = new int[paths];
+            int[][] positions = new int[runs.length][];
+            for (int r = 0; r < runs.length; r++) {
+                int[] counts = r < base.size() ? baselineCounts : candidateCounts;
+                if (numbers[r] == null) {
+                    for (int p = 0; p < known; p++) {
+                        counts[p]++;
+                    }
+                    continue;
+                }
+                int[] position = new int[paths];
+                Arrays.fill(position, -1);
+                for (int i = 0; i < numbers[r].length; i++) {
+                    position[numbers[r][i]] = i;
+                    counts[numbers[r][i]]++;
+                }
+                positions[r] = position;
+            }
+            return new Layout(runs, base.size(), positions, hashes, texts, kinds, baselineCounts, candidateCounts);
+        }
+
+        private static boolean sameList(PathColumns first, PathColumns run) {
+            if (run == first) {
+                return true;
+            }
+            if (run.size() != first.size()) {
+                return false;
+            }
+            for (int i = 0; i < run.size(); i++) {
+                if (run.hash(i) != first.hash(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        int paths() {
+            return hashes.length;
+        }
+
+        /** Where run {@code r} lists path {@code p}; -1 when it does not. */
+        int position(int r, int p) {
+            int[] position = positions[r];
+            if (position == null) {
+                return p < runs[r].size() ? p : -1;
+            }
+            return position[p];
+        }
+
+        /**
+         * Self time, total time and bytes of path {@code p} in the runs {@code from .. to - 1} that list
+         * it ({@code count} of them), in run order: one array per quantity.
+         */
+        double[][] values(int p, int from, int to, int count) {
+            double[][] values = new double[3][count];
+            int at = 0;
+            for (int r = from; r < to; r++) {
+                int i = position(r, p);
+                if (i >= 0) {
+                    PathColumns run = runs[r];
+                    values[0][at] = run.selfTimeNs(i);
+                    values[1][at] = run.totalTimeNs(i);
+                    values[2][at] = run.bytes(i);
+                    at++;
+                }
+            }
+            return values;
+        }
+
+        /** The total times of path {@code p} in all runs that list it ({@code count} of them). */
+        double[] totals(int p, int count) {
+            double[] totals = new double[count];
+            int at = 0;
+            for (int r = 0; r < runs.length; r++) {
+                int i = position(r, p);
+                if (i >= 0) {
+                    totals[at++] = runs[r].totalTimeNs(i);
+                }
+            }
+            return totals;
         }
     }
 }

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * What a comparison needs of one run: its id, measured total time in milliseconds, memory peak in
- * bytes, the statistics of each of its semantic paths (one entry per path) and its gradients.
+ * bytes, the statistics of each of its semantic paths (one entry per path, held as
+ * {@link PathColumns}) and its gradients.
  */
 public record RunFacts(String runId, double totalMs, long peakBytes, List<PathStats> paths,
         List<GradientFact> gradients) {
@@ -18,40 +19,46 @@ public record RunFacts(String runId, double totalMs, long peakBytes, List<PathSt
         if (peakBytes < 0) {
             throw new IllegalArgumentException("peakBytes must not be negative: " + peakBytes);
         }
-        paths = List.copyOf(paths);
+        PathColumns columns = PathColumns.of(paths);
+        paths = columns;
         gradients = List.copyOf(gradients);
-        PathStats twice = firstRepeated(paths);
-        if (twice != null) {
-            throw new IllegalArgumentException(
-                    "run " + runId + " lists path " + twice.path() + " twice; aggregate its occurrences first");
+        int twice = firstRepeated(columns);
+        if (twice >= 0) {
+            throw new IllegalArgumentException("run " + runId + " lists path " + columns.path(twice)
+                    + " twice; aggregate its occurrences first");
         }
     }
 
+    /** The paths, column by column. */
+    public PathColumns columns() {
+        return (PathColumns) paths;
+    }
+
     /**
-     * The first path whose hash an earlier one has, or null: an open-addressing set of the hashes
+     * The first path whose hash an earlier one has, or -1: an open-addressing set of the hashes
      * (a set comparison builds the facts of tens of runs of 50,000 paths each; boxing every hash
      * into a HashSet cost more than reading them).
      */
-    private static PathStats firstRepeated(List<PathStats> paths) {
+    private static int firstRepeated(PathColumns paths) {
         int bits = 64 - Long.numberOfLeadingZeros(Math.max(4, paths.size() * 2L));
         int capacity = 1 << bits;
         long[] slots = new long[capacity];
         boolean[] used = new boolean[capacity];
         int mask = capacity - 1;
-        for (PathStats stats : paths) {
-            long hash = stats.pathHash();
+        for (int i = 0; i < paths.size(); i++) {
+            long hash = paths.hash(i);
             // Fibonacci hashing: the top bits of the product depend on all bits of the hash.
             int slot = (int) ((hash * 0x9E3779B97F4A7C15L) >>> (64 - bits));
             while (used[slot]) {
                 if (slots[slot] == hash) {
-                    return stats;
+                    return i;
                 }
                 slot = (slot + 1) & mask;
             }
             used[slot] = true;
             slots[slot] = hash;
         }
-        return null;
+        return -1;
     }
 
     /** A run without gradient facts (all that a group comparison looks at). */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -255,6 +256,27 @@ class GroupComparisonTest {
         assertThat(otherSeed.paths()).extracting(PathComparison::path, PathComparison::verdict)
                 .isEqualTo(first.paths().stream().map(p -> tuple(p.path(), p.verdict()))
                         .toList());
+    }
+
+    @Test
+    void givesTheSameResultWhateverOrderEachRunListsItsPathsIn() {
+        List<RunFacts> baseline = ModelRuns.seeded(7).runs("base", 10);
+        List<RunFacts> candidate = ModelRuns.seeded(8).slowedBy(1.3).runs("cand", 10);
+        Random random = new Random(3);
+        // Every run but the first of each side lists its paths in an order of its own.
+        Function<List<RunFacts>, List<RunFacts>> shuffled = runs -> runs.stream().map(run -> {
+            List<PathStats> paths = new ArrayList<>(run.paths());
+            if (run != runs.get(0)) {
+                Collections.shuffle(paths, random);
+            }
+            return new RunFacts(run.runId(), run.totalMs(), run.peakBytes(), paths, run.gradients());
+        }).toList();
+
+        GroupComparison inOrder = GroupComparison.compare(baseline, candidate, DEFAULTS);
+
+        assertThat(GroupComparison.compare(shuffled.apply(baseline), shuffled.apply(candidate), DEFAULTS))
+                .isEqualTo(inOrder);
+        assertThat(pathsWith(inOrder, Verdict.SLOWER)).containsExactlyInAnyOrderElementsOf(SLOWED_AND_ANCESTORS);
     }
 
     @Test

@@ -1,0 +1,121 @@
+package io.tracegraph.domain.compare;
+
+import java.util.AbstractList;
+import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+
+/**
+ * A run's path statistics held column by column: the unmodifiable list of {@link PathStats} a
+ * {@link RunFacts} holds, without an object per path. A set comparison reads every path of tens of
+ * runs; following an object per path and run cost more than the comparison itself (each a cache
+ * miss), where a column is read in order. {@link #get} makes the {@code PathStats} of a path when
+ * asked.
+ */
+public final class PathColumns extends AbstractList<PathStats> implements RandomAccess {
+    private final String[] paths;
+    private final long[] hashes;
+    private final String[] kinds;
+    private final long[] counts;
+    private final long[] selfTimesNs;
+    private final long[] totalTimesNs;
+    private final long[] bytes;
+    private final long[] peakBytes;
+
+    private PathColumns(String[] paths, long[] hashes, String[] kinds, long[] counts, long[] selfTimesNs,
+            long[] totalTimesNs, long[] bytes, long[] peakBytes) {
+        this.paths = paths;
+        this.hashes = hashes;
+        this.kinds = kinds;
+        this.counts = counts;
+        this.selfTimesNs = selfTimesNs;
+        this.totalTimesNs = totalTimesNs;
+        this.bytes = bytes;
+        this.peakBytes = peakBytes;
+    }
+
+    /** The columns of {@code stats}, in their order. */
+    public static PathColumns of(List<PathStats> stats) {
+        if (stats instanceof PathColumns columns) {
+            return columns;
+        }
+        int n = stats.size();
+        PathColumns c = new PathColumns(new String[n], new long[n], new String[n], new long[n], new long[n],
+                new long[n], new long[n], new long[n]);
+        for (int i = 0; i < n; i++) {
+            PathStats s = Objects.requireNonNull(stats.get(i), "stats");
+            c.paths[i] = s.path();
+            c.hashes[i] = s.pathHash();
+            c.kinds[i] = s.kind();
+            c.counts[i] = s.count();
+            c.selfTimesNs[i] = s.selfTimeNs();
+            c.totalTimesNs[i] = s.totalTimeNs();
+            c.bytes[i] = s.bytes();
+            c.peakBytes[i] = s.peakBytes();
+        }
+        return c;
+    }
+
+    /**
+     * Columns of equal length, element {@code i} of each describing path {@code i}, checked as
+     * {@link PathStats} checks its fields. The arrays are taken, not copied: the caller must not
+     * change them afterwards.
+     */
+    public static PathColumns of(String[] paths, long[] hashes, String[] kinds, long[] counts, long[] selfTimesNs,
+            long[] totalTimesNs, long[] bytes, long[] peakBytes) {
+        int n = paths.length;
+        if (hashes.length != n || kinds.length != n || counts.length != n || selfTimesNs.length != n
+                || totalTimesNs.length != n || bytes.length != n || peakBytes.length != n) {
+            throw new IllegalArgumentException("columns of different lengths");
+        }
+        for (int i = 0; i < n; i++) {
+            Objects.requireNonNull(paths[i], "path");
+            Objects.requireNonNull(kinds[i], "kind");
+            if (counts[i] < 1) {
+                throw new IllegalArgumentException("count must be at least 1: " + counts[i]);
+            }
+            if ((selfTimesNs[i] | totalTimesNs[i] | bytes[i] | peakBytes[i]) < 0) {
+                // The same message as PathStats gives.
+                PathStats.of(paths[i], hashes[i], kinds[i], selfTimesNs[i], totalTimesNs[i], bytes[i], peakBytes[i]);
+            }
+        }
+        return new PathColumns(paths, hashes, kinds, counts, selfTimesNs, totalTimesNs, bytes, peakBytes);
+    }
+
+    @Override
+    public PathStats get(int index) {
+        Objects.checkIndex(index, hashes.length);
+        return new PathStats(paths[index], hashes[index], kinds[index], counts[index], selfTimesNs[index],
+                totalTimesNs[index], bytes[index], peakBytes[index]);
+    }
+
+    @Override
+    public int size() {
+        return hashes.length;
+    }
+
+    /** The text of path {@code index}. */
+    public String path(int index) {
+        return paths[index];
+    }
+
+    public long hash(int index) {
+        return hashes[index];
+    }
+
+    public String kind(int index) {
+        return kinds[index];
+    }
+
+    public long selfTimeNs(int index) {
+        return selfTimesNs[index];
+    }
+
+    public long totalTimeNs(int index) {
+        return totalTimesNs[index];
+    }
+
+    public long bytes(int index) {
+        return bytes[index];
+    }
+}
