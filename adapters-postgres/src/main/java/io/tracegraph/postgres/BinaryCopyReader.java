@@ -105,9 +105,12 @@ final class BinaryCopyReader {
         return data.getInt();
     }
 
-    /** The next field, a {@code bytea} of {@code n} packed 8-byte big-endian integers. */
+    /** The next field, a {@code bytea} of {@code n} packed 8-byte big-endian integers (null when NULL). */
     long[] int8Packed(int n) throws SQLException {
         int length = field();
+        if (length < 0) {
+            return null;
+        }
         if (length != n * 8L) {
             throw new SQLException("unexpected field length " + length + " in the COPY stream, expected " + n * 8L);
         }
@@ -130,13 +133,13 @@ final class BinaryCopyReader {
     }
 
     /**
-     * The next field, a {@code text} of {@code n} node kinds joined by line feeds: the shared strings
-     * for the known kinds (a run names one of them for each of its tens of thousands of paths).
+     * The next field, a {@code text} of {@code n} node kinds joined by line feeds (null when NULL):
+     * the shared strings for the known kinds (a run names one of them for each of its paths).
      */
     String[] kindLines(int n) throws SQLException {
         int length = field();
         if (length < 0) {
-            throw new SQLException("unexpected NULL in the COPY stream");
+            return null;
         }
         String[] kinds = new String[n];
         byte[] bytes = data.array();

@@ -410,7 +410,7 @@ public final class JdbiRunQueries implements RunQueries {
     @Override
     public List<PathStats> pathStats(RunRef run) {
         return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
-            PackedPaths columns = PackedPaths.read(h, run.key());
+            PackedPaths columns = PackedPaths.read(h, run.key(), run.key());
             String[] texts = pathTexts(h, run);
             if (texts.length != columns.hashes().length) {
                 throw new SQLException("run " + run.runId() + " has " + texts.length + " path texts for "
@@ -472,6 +472,10 @@ public final class JdbiRunQueries implements RunQueries {
                             ((StoredFacts) read[1]).columns().hashes(), (String[]) read[0]);
                     StoredFacts[] stored = new StoredFacts[n];
                     System.arraycopy(read, tasks - n, stored, 0, n);
+                    PackedPaths first = stored[0].columns();
+                    for (int i = 1; i < n; i++) {
+                        stored[i] = stored[i].like(first);
+                    }
                     // The texts known already, for all runs at once; then those to probe, on this connection.
                     String[][] names = new String[n][];
                     IntStream.range(0, n).parallel()
@@ -510,16 +514,20 @@ public final class JdbiRunQueries implements RunQueries {
             if (firstTexts && task == 0) {
                 read[0] = pathTexts(h, runs.get(0));
             } else {
-                read[task] = storedFacts(h, runs.get(firstTexts ? task - 1 : task), gradients);
+                read[task] = storedFacts(h, runs.get(firstTexts ? task - 1 : task), runs.get(0), gradients);
             }
         }
     }
 
     /** What {@link #facts} reads of one run in one transaction: all but its path texts. */
     private record StoredFacts(double totalMs, long peakBytes, PackedPaths columns, List<GradientFact> gradients) {
+        StoredFacts like(PackedPaths first) {
+            return new StoredFacts(totalMs, peakBytes, columns.like(first), gradients);
+        }
     }
 
-    private static StoredFacts storedFacts(Handle handle, RunRef run, boolean withGradients) throws SQLException {
+    private static StoredFacts storedFacts(Handle handle, RunRef run, RunRef like, boolean withGradients)
+            throws SQLException {
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             Map<String, Object> totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes "
                     + "FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
@@ -531,7 +539,8 @@ public final class JdbiRunQueries implements RunQueries {
                     ? gradients(h, run.key()).stream().map(GradientFact::of).toList()
                     : List.of();
             return new StoredFacts(((Number) totals.get("total_ms")).doubleValue(),
-                    ((Number) totals.get("peak_bytes")).longValue(), PackedPaths.read(h, run.key()), gradients);
+                    ((Number) totals.get("peak_bytes")).longValue(), PackedPaths.read(h, run.key(), like.key()),
+                    gradients);
         });
     }
 
@@ -671,17 +680,45 @@ public final class JdbiRunQueries implements RunQueries {
             long[] bytes, long[] peak) {
         private static final PackedPaths NONE = new PackedPaths(new long[0], new String[0], new long[0], new long[0],
                 new long[0], new long[0], new long[0]);
+        private static final String[] COLUMNS = {"path_hashes", "kinds", "counts", "self_times_ns", "total_times_ns",
+            "bytes", "peak_bytes"};
 
-        static PackedPaths read(Handle h, long key) throws SQLException {
-            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT paths, path_hashes, kinds, "
-                    + "counts, self_times_ns, total_times_ns, bytes, peak_bytes FROM path_columns WHERE run_key = " + key
-                    + ") TO STDOUT (FORMAT binary)");
+        /**
+         * Reads run {@code key}'s row. Its columns equal to those of run {@code like} (the first run of
+         * a comparison) come as null (NULL: not sent): the runs of one model mostly have the same
+         * paths, kinds, counts and bytes, which need not be sent and decoded again, and
+         * {@link #like} takes them from that run.
+         */
+        static PackedPaths read(Handle h, long key, long like) throws SQLException {
+            StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
+            for (String column : COLUMNS) {
+                if (key == like) {
+                    query.append(", p.").append(column);
+                } else {
+                    query.append(", CASE WHEN p.").append(column).append(" = l.").append(column)
+                            .append(" THEN NULL ELSE p.").append(column).append(" END");
+                }
+            }
+            query.append(" FROM path_columns p");
+            if (key != like) {
+                query.append(" LEFT JOIN path_columns l ON l.run_key = ").append(like);
+            }
+            query.append(" WHERE p.run_key = ").append(key).append(") TO STDOUT (FORMAT binary)");
+            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), query.toString());
             if (!copy.nextRow()) {
                 return NONE;
             }
             int n = copy.int4();
             return new PackedPaths(copy.int8Packed(n), copy.kindLines(n), copy.int8Packed(n), copy.int8Packed(n),
                     copy.int8Packed(n), copy.int8Packed(n), copy.int8Packed(n));
+        }
+
+        /** These columns, those not sent taken from {@code first} (the run they equal, shared). */
+        PackedPaths like(PackedPaths first) {
+            return new PackedPaths(hashes != null ? hashes : first.hashes, kinds != null ? kinds : first.kinds,
+                    counts != null ? counts : first.counts, self != null ? self : first.self,
+                    total != null ? total : first.total, bytes != null ? bytes : first.bytes,
+                    peak != null ? peak : first.peak);
         }
 
         /** The statistics, {@code texts[i]} naming path {@code i}. */
@@ -725,6 +762,10 @@ public final class JdbiRunQueries implements RunQueries {
 
         /** The texts of the paths whose hashes are {@code wanted}, in their order; null where not known. */
         String[] known(long[] wanted) {
+            if (wanted == hashes) {
+                // The paths of the run the texts were read for (shared, as they are by the runs alike).
+                return texts;
+            }
             String[] found = new String[wanted.length];
             for (int i = 0; i < wanted.length; i++) {
                 long hash = wanted[i];

@@ -448,7 +448,7 @@ public record GroupComparison(
             Map<Long, Integer> byHash = null;
             for (int r = 1; r < runs.length; r++) {
                 PathColumns run = runs[r];
-                if (sameList(first, run)) {
+                if (run.samePathsAs(first)) {
                     continue;
                 }
                 if (byHash == null) {
@@ -506,21 +506,6 @@ public record GroupComparison(
                 positions[r] = position;
             }
             return new Layout(runs, base.size(), positions, hashes, texts, kinds, baselineCounts, candidateCounts);
-        }
-
-        private static boolean sameList(PathColumns first, PathColumns run) {
-            if (run == first) {
-                return true;
-            }
-            if (run.size() != first.size()) {
-                return false;
-            }
-            for (int i = 0; i < run.size(); i++) {
-                if (run.hash(i) != first.hash(i)) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         int paths() {

@@ -1,6 +1,7 @@
 package io.tracegraph.domain.compare;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
@@ -80,6 +81,11 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
             }
         }
         return new PathColumns(paths, hashes, kinds, counts, selfTimesNs, totalTimesNs, bytes, peakBytes);
+    }
+
+    /** Whether {@code other} lists the same paths (hashes) in the same order. */
+    boolean samePathsAs(PathColumns other) {
+        return hashes == other.hashes || Arrays.equals(hashes, other.hashes);
     }
 
     @Override
