@@ -65,9 +65,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -104,9 +106,22 @@ public final class JdbiRunQueries implements RunQueries {
     private static final String TAG_ARRAYS = "ARRAY(SELECT t.key FROM jsonb_each_text(tags) t ORDER BY t.key) "
             + "AS tag_keys, ARRAY(SELECT t.value FROM jsonb_each_text(tags) t ORDER BY t.key) AS tag_values";
 
+    /** The kinds by their stored (lower-case) names: hundreds of thousands of rows name one. */
+    private static final Map<String, GraphNodeKind> NODE_KINDS = Arrays.stream(GraphNodeKind.values())
+            .collect(Collectors.toUnmodifiableMap(k -> k.name().toLowerCase(Locale.ROOT), k -> k));
+    private static final Map<String, GraphEdgeKind> EDGE_KINDS = Arrays.stream(GraphEdgeKind.values())
+            .collect(Collectors.toUnmodifiableMap(k -> k.name().toLowerCase(Locale.ROOT), k -> k));
+    /** The threads that read parts of the store on connections of their own. */
+    private static final ThreadFactory DAEMON = task -> {
+        Thread thread = new Thread(task, "tracegraph-reader");
+        thread.setDaemon(true);
+        return thread;
+    };
+
     private final Jdbi jdbi;
     private final Jdbi adHoc;
     private final int parallelism;
+    private final int edgesApartFrom;
     /**
      * The path texts the last {@link #facts} call used (its first run's, and those it probed): the
      * next call, mostly about runs with the same paths, need not read them again.
@@ -120,16 +135,22 @@ public final class JdbiRunQueries implements RunQueries {
 
     /** {@code parallelism}: how many connections {@link #facts} uses at once. */
     public JdbiRunQueries(Jdbi jdbi, int parallelism) {
-        this(jdbi, jdbi, parallelism);
+        this(jdbi, parallelism, FETCH_SIZE);
     }
 
-    private JdbiRunQueries(Jdbi jdbi, Jdbi adHoc, int parallelism) {
+    /** {@code edgesApartFrom}: from how many edges on, {@link #graph} reads them beside the nodes. */
+    JdbiRunQueries(Jdbi jdbi, int parallelism, int edgesApartFrom) {
+        this(jdbi, jdbi, parallelism, edgesApartFrom);
+    }
+
+    private JdbiRunQueries(Jdbi jdbi, Jdbi adHoc, int parallelism, int edgesApartFrom) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.adHoc = Objects.requireNonNull(adHoc, "adHoc");
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
         }
         this.parallelism = parallelism;
+        this.edgesApartFrom = edgesApartFrom;
     }
 
     /**
@@ -138,7 +159,7 @@ public final class JdbiRunQueries implements RunQueries {
      * rights the store's own login has.
      */
     public JdbiRunQueries sqlAs(Jdbi reader) {
-        return new JdbiRunQueries(jdbi, reader, parallelism);
+        return new JdbiRunQueries(jdbi, reader, parallelism, edgesApartFrom);
     }
 
     @Override
@@ -248,17 +269,51 @@ public final class JdbiRunQueries implements RunQueries {
             }
             Header head = header.get();
             long key = run.key();
-            List<GraphNode> nodes = parts.contains(GraphPart.NODES) ? nodes(h, key, head) : List.of();
-            List<GraphEdge> edges = parts.contains(GraphPart.EDGES) ? edges(h, key, head) : List.of();
-            List<TensorRecord> tensors = parts.contains(GraphPart.TENSORS) ? tensors(h, key) : List.of();
-            List<GradientRecord> gradients = parts.contains(GraphPart.GRADIENTS) ? gradients(h, key) : List.of();
-            GraphSummary summary = graphSummary(h, key, head);
-            MemoryProfile memory = parts.contains(GraphPart.MEMORY)
-                    ? new MemoryProfile(summary.memory(), timeline(h, key), peakBreakdown(h, key), devices(h, key))
-                    : new MemoryProfile(summary.memory(), List.of(), List.of(), List.of());
-            return Optional.of(new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients,
-                    summary, memory));
+            // With the nodes, the edges are read at the same time on a connection of their own (a
+            // stored run never changes; the count tells whether it was deleted meanwhile).
+            boolean apart = parts.contains(GraphPart.NODES) && parts.contains(GraphPart.EDGES)
+                    && head.stored().edgeCount() >= edgesApartFrom;
+            ExecutorService reader = apart ? Executors.newSingleThreadExecutor(DAEMON) : null;
+            try {
+                CompletableFuture<List<GraphEdge>> edgesApart = apart ? CompletableFuture.supplyAsync(() -> call(
+                        () -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ,
+                                other -> edges(other, key, head))), reader) : null;
+                List<GraphNode> nodes = parts.contains(GraphPart.NODES) ? nodes(h, key, head) : List.of();
+                List<GraphEdge> edges = apart ? join(edgesApart)
+                        : parts.contains(GraphPart.EDGES) ? edges(h, key, head) : List.of();
+                if (apart && edges.size() != head.stored().edgeCount()) {
+                    throw gone(run);
+                }
+                return Optional.of(graph(h, key, head, parts, nodes, edges));
+            } finally {
+                if (reader != null) {
+                    reader.shutdownNow();
+                }
+            }
         }));
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /** The graph of {@code nodes} and {@code edges} with the other {@code parts} read through {@code h}. */
+    private static ExecutionGraph graph(Handle h, long key, Header head, Set<GraphPart> parts, List<GraphNode> nodes,
+            List<GraphEdge> edges) {
+        List<TensorRecord> tensors = parts.contains(GraphPart.TENSORS) ? tensors(h, key) : List.of();
+        List<GradientRecord> gradients = parts.contains(GraphPart.GRADIENTS) ? gradients(h, key) : List.of();
+        GraphSummary summary = graphSummary(h, key, head);
+        MemoryProfile memory = parts.contains(GraphPart.MEMORY)
+                ? new MemoryProfile(summary.memory(), timeline(h, key), peakBreakdown(h, key), devices(h, key))
+                : new MemoryProfile(summary.memory(), List.of(), List.of(), List.of());
+        return new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients, summary, memory);
     }
 
     private static List<GraphNode> nodes(Handle h, long key, Header head) {
@@ -285,7 +340,7 @@ public final class JdbiRunQueries implements RunQueries {
                 .bind("key", key)
                 .setFetchSize(FETCH_SIZE)
                 .map((rs, ctx) -> new GraphEdge(rs.getString("from_id"), rs.getString("to_id"),
-                        GraphEdgeKind.valueOf(upper(rs.getString("kind"))), rs.getLong("duration_ns"),
+                        edgeKind(rs.getString("kind")), rs.getLong("duration_ns"),
                         rs.getString("label")))
                 .forEach(edges::add);
         return edges;
@@ -375,11 +430,13 @@ public final class JdbiRunQueries implements RunQueries {
     }
 
     private static GraphNodeKind nodeKind(String wire) {
-        try {
-            return GraphNodeKind.valueOf(upper(wire));
-        } catch (IllegalArgumentException e) {
-            return GraphNodeKind.OTHER;
-        }
+        GraphNodeKind kind = NODE_KINDS.get(wire);
+        return kind != null ? kind : GraphNodeKind.OTHER;
+    }
+
+    private static GraphEdgeKind edgeKind(String wire) {
+        GraphEdgeKind kind = EDGE_KINDS.get(wire);
+        return kind != null ? kind : GraphEdgeKind.valueOf(upper(wire));
     }
 
     private static Shape shape(ResultSet rs, String column) throws SQLException {
@@ -442,11 +499,7 @@ public final class JdbiRunQueries implements RunQueries {
         Object[] read = new Object[tasks];
         AtomicInteger next = new AtomicInteger();
         int helpers = Math.min(parallelism, n) - 1;
-        ExecutorService pool = helpers <= 0 ? null : Executors.newFixedThreadPool(helpers, task -> {
-            Thread thread = new Thread(task, "tracegraph-run-facts");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService pool = helpers <= 0 ? null : Executors.newFixedThreadPool(helpers, DAEMON);
         try {
             List<CompletableFuture<Void>> readers = new ArrayList<>();
             for (int i = 0; i < helpers; i++) {

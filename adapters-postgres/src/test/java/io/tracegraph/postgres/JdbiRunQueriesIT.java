@@ -396,6 +396,18 @@ class JdbiRunQueriesIT {
     }
 
     @Test
+    void readsTheEdgesBesideTheNodesAsItReadsThemAfter() {
+        // Big runs have their edges read on a second connection while the nodes are read: here all.
+        JdbiRunQueries apart = new JdbiRunQueries(jdbi, 2, 1);
+        for (String runId : stored.keySet()) {
+            assertThat(apart.graph(found(runId))).contains(stored.get(runId).graph());
+            assertThat(apart.graph(found(runId), EnumSet.of(RunQueries.GraphPart.NODES, RunQueries.GraphPart.EDGES))
+                    .orElseThrow().edges()).isEqualTo(stored.get(runId).graph().edges());
+        }
+        assertThat(apart.graph(new RunRef(-1, "gone"))).isEmpty();
+    }
+
+    @Test
     void readsTheSameFactsWithOneConnectionOrMany() {
         List<RunRef> runs = List.of(found("beta-1"), found("alpha-1"), found("alpha-2"), found(ODD_ID),
                 found("alpha-1"));
