@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code tracegraph} launcher's class-data sharing archive: written by the first command that
- * queries the store, used by the next ones, replaced when the jar changes, never a word on standard
+ * queries or imports into the store, used by the next ones, replaced when the jar changes, never a word on standard
  * output (the JVM's own messages about it would go there), and off with {@code TRACEGRAPH_NO_CDS}
  * or JVM options.
  */
@@ -80,11 +80,14 @@ class LauncherIT {
         assertThat(damaged.out()).isEqualTo(first.out());
         assertThat(damaged.err()).isEqualTo(first.err());
 
-        // Commands that do not query the store do not write one.
+        // Commands that neither query nor import into the store do not write one; an import does.
         Path other = dir.resolve("other-cache");
         assertThat(launch(jar, other, Map.of(), "--version").status()).isZero();
         assertThat(launch(jar, other, Map.of(), "build", "--help").status()).isZero();
         assertThat(jsa(other.resolve("tracegraph"))).isEmpty();
+        Path empty = Files.createDirectories(dir.resolve("no-traces"));
+        assertThat(launch(jar, other, Map.of(), "import", empty.toString(), "--format", "json").status()).isLessThan(3);
+        assertThat(jsa(other.resolve("tracegraph"))).hasSize(1);
 
         // Turned off.
         Path off = dir.resolve("off-cache");
