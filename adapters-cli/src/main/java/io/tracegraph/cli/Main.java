@@ -12,8 +12,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The composition root: wires adapters into use cases with plain constructors and maps every
@@ -23,9 +25,16 @@ public final class Main {
     private Main() {
     }
 
+    /** The subcommands, in the order {@code --help} lists them. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(BuildCommand.class, CheckCommand.class,
+            QueryCommand.class, ImportCommand.class, RunsCommand.class, ShowCommand.class, CompareCommand.class,
+            HistoryCommand.class, SqlCommand.class, DbCommand.class, ReportCommand.class, ExportCommand.class,
+            CommandLine.HelpCommand.class);
+
     public static void main(String[] args) {
         CliIo io = CliIo.system();
-        int status = createCommandLine(io).execute(args);
+        int status = createCommandLine(io, System.getenv(), EmbeddedPostgresServer.defaultHome(), args)
+                .execute(args);
         io.out().flush();
         io.err().flush();
         System.exit(status);
@@ -41,11 +50,36 @@ public final class Main {
      * (TRACEGRAPH_DB_URL, ...) and their own tracegraph home.
      */
     public static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home) {
+        return createCommandLine(io, env, home, SUBCOMMANDS);
+    }
+
+    /**
+     * The command line that {@code args} need: when the first names a subcommand (other than
+     * {@code help}), the top command with that one alone. picocli reads every command's annotations
+     * when it is added, and a command that answers in half a second should not spend a tenth of it
+     * on eleven it does not run. Anything else gets them all (the top command's help lists them,
+     * a mistyped name gets suggestions).
+     */
+    static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home, String... args) {
+        String first = args.length > 0 ? args[0] : "";
+        List<Class<?>> needed = SUBCOMMANDS.stream()
+                .filter(type -> !first.equals("help") && type.getAnnotation(Command.class).name().equals(first))
+                .toList();
+        return createCommandLine(io, env, home, needed.isEmpty() ? SUBCOMMANDS : needed);
+    }
+
+    private static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home,
+            List<Class<?>> subcommands) {
         TraceReader reader = new JacksonTraceReader();
         Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
                 Map.copyOf(env));
         long serverLog = EmbeddedPostgresServer.logEnd(home);
-        CommandLine cli = new CommandLine(new TracegraphCommand(), new Factory(services));
+        Factory factory = new Factory(services);
+        CommandLine cli = new CommandLine(new TracegraphCommand(), factory);
+        // Before the settings below, which reach the subcommands present when they are made.
+        for (Class<?> type : subcommands) {
+            cli.addSubcommand(new CommandLine(type, factory));
+        }
         // Paragraphs are wrapped at the terminal's width (80 columns when it cannot be told).
         cli.setUsageHelpAutoWidth(true);
         cli.setOut(io.out());

@@ -2,7 +2,7 @@ package io.tracegraph.cli;
 
 import picocli.CommandLine.Command;
 
-/** The top-level {@code tracegraph} command. */
+/** The top-level {@code tracegraph} command; its subcommands are added by {@link Main}. */
 @Command(name = "tracegraph",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -13,9 +13,6 @@ import picocli.CommandLine.Command;
                     + "FILE.json is read as the whole-document JSON form. Imported runs are kept in PostgreSQL "
                     + "(an embedded server by default) for runs, show, compare, history, sql and report.",
         },
-        subcommands = {BuildCommand.class, CheckCommand.class, QueryCommand.class, ImportCommand.class, RunsCommand.class,
-            ShowCommand.class, CompareCommand.class, HistoryCommand.class, SqlCommand.class, DbCommand.class,
-            ReportCommand.class, ExportCommand.class, picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit status:%n",
         footer = {
             "  0  success",

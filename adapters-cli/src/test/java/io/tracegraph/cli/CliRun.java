@@ -26,7 +26,7 @@ record CliRun(int status, String out, String err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         CliIo io = CliIo.of(out, err, terminal);
-        int status = Main.createCommandLine(io, env, home).execute(args);
+        int status = Main.createCommandLine(io, env, home, args).execute(args);
         io.out().flush();
         io.err().flush();
         return new CliRun(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
