@@ -7,6 +7,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -25,13 +26,18 @@ final class StoreAccess implements AutoCloseable {
 
     static StoreAccess open(DatabaseOptions options, Main.Services services) {
         String url = options.url != null && !options.url.isBlank() ? options.url : services.env().get("TRACEGRAPH_DB_URL");
+        // An upgrade of a big store takes a while: say so before it starts.
+        Consumer<String> upgrading = notice -> {
+            services.io().err().println("tracegraph: " + notice);
+            services.io().err().flush();
+        };
         if (url != null && !url.isBlank()) {
-            return new StoreAccess(null, Database.open(configFor(url, services.env())));
+            return new StoreAccess(null, Database.open(configFor(url, services.env()), upgrading));
         }
         Path home = services.home();
         EmbeddedPostgresServer.Lease lease = EmbeddedPostgresServer.acquire(home);
         try {
-            return new StoreAccess(lease, Database.open(lease.config()));
+            return new StoreAccess(lease, Database.open(lease.config(), upgrading));
         } catch (RuntimeException e) {
             lease.close();
             throw e;

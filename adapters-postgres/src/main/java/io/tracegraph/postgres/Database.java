@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -42,7 +43,15 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseException when the database cannot be reached or a migration fails
      */
     public static Database open(DatabaseConfig config) {
-        return open(config, MIGRATIONS);
+        return open(config, MIGRATIONS, notice -> { });
+    }
+
+    /**
+     * As {@link #open(DatabaseConfig)}; {@code upgrading} is told, before they run, that migrations
+     * will upgrade a store created by an older tracegraph (they may rewrite a big store's tables).
+     */
+    public static Database open(DatabaseConfig config, Consumer<String> upgrading) {
+        return open(config, MIGRATIONS, upgrading);
     }
 
     /**
@@ -63,11 +72,15 @@ public final class Database implements AutoCloseable {
     }
 
     static Database open(DatabaseConfig config, String migrations) {
+        return open(config, migrations, notice -> { });
+    }
+
+    private static Database open(DatabaseConfig config, String migrations, Consumer<String> upgrading) {
         PGSimpleDataSource dataSource = dataSource(config);
         Database database = new Database(config, dataSource);
         try {
             database.checkConnection();
-            database.migrate(migrations);
+            database.migrate(migrations, upgrading);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -108,10 +121,18 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private void migrate(String migrations) {
-        if (MIGRATIONS.equals(migrations) && upToDate()) {
-            // Every command opens the store: one query instead of Flyway's start-up and checks.
-            return;
+    private void migrate(String migrations, Consumer<String> upgrading) {
+        OptionalInt shipped = MIGRATIONS.equals(migrations) ? Migrations.newestVersion() : OptionalInt.empty();
+        OptionalInt applied = shipped.isPresent() ? appliedVersion() : OptionalInt.empty();
+        if (shipped.isPresent() && applied.isPresent()) {
+            if (applied.getAsInt() == shipped.getAsInt()) {
+                // Every command opens the store: one query instead of Flyway's start-up and checks.
+                return;
+            }
+            if (applied.getAsInt() < shipped.getAsInt()) {
+                upgrading.accept("upgrading the store from schema version " + applied.getAsInt() + " to "
+                        + shipped.getAsInt() + " (once; a big store takes a minute or more)");
+            }
         }
         try {
             MigrateResult result = Flyway.configure(Database.class.getClassLoader())
@@ -132,21 +153,21 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Whether the database has applied the newest migration this build ships, successfully. False
-     * when the schema history is missing (a new database) or cannot be read: Flyway then decides.
+     * The newest migration the database has applied successfully; empty when the schema history is
+     * missing (a new database) or cannot be read: Flyway then decides.
      */
-    private boolean upToDate() {
-        OptionalInt shipped = Migrations.newestVersion();
-        if (shipped.isEmpty()) {
-            return false;
-        }
+    private OptionalInt appliedVersion() {
         try (Connection c = dataSource.getConnection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT max(version::integer) FROM flyway_schema_history "
                         + "WHERE success AND version ~ '^[0-9]+$'")) {
-            return rs.next() && rs.getInt(1) == shipped.getAsInt();
+            if (rs.next()) {
+                int version = rs.getInt(1);
+                return rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(version);
+            }
+            return OptionalInt.empty();
         } catch (SQLException e) {
-            return false;
+            return OptionalInt.empty();
         }
     }
 

@@ -53,7 +53,10 @@ class PathStatsMigrationIT {
             }
         });
 
-        try (Database database = Database.open(config)) {
+        List<String> notices = new ArrayList<>();
+        try (Database database = Database.open(config, notices::add)) {
+            assertThat(notices).containsExactly("upgrading the store from schema version 2 to "
+                    + Migrations.newestVersion().getAsInt() + " (once; a big store takes a minute or more)");
             List<PathStats> stored = new ArrayList<>();
             List<Integer> ranks = new ArrayList<>();
             database.jdbi().useHandle(h -> h.createQuery("SELECT * FROM path_stats WHERE run_key = 7 "
@@ -92,6 +95,8 @@ class PathStatsMigrationIT {
                     }).one());
             assertThat(gathered).isEqualTo(stored);
         }
+        Database.open(config, notices::add).close();
+        assertThat(notices).as("nothing to upgrade the second time").hasSize(1);
     }
 
     private static LongBuffer packed(byte[] bytes) {
