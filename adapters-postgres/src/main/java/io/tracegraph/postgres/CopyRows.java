@@ -10,8 +10,8 @@ import org.postgresql.copy.CopyManager;
  * binary format spares the server from parsing numbers and arrays, which is most of its work on a
  * big import. Each value must match its column's type: {@link #int4} for {@code integer},
  * {@link #int8} for {@code bigint}, {@link #text}, {@link #bool}, {@link #float8},
- * {@link #int8Array} for {@code bigint[]} and {@link #int8Packed} for {@code bytea} of packed
- * integers. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a lone surrogate likewise.
+ * {@link #int8Array} for {@code bigint[]}, {@link #int8Packed} for {@code bytea} of packed
+ * integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a lone surrogate likewise.
  */
 final class CopyRows implements AutoCloseable {
     private static final int FLUSH_AT = 1 << 20;
@@ -149,6 +149,15 @@ final class CopyRows implements AutoCloseable {
         for (long value : values) {
             putLong(value);
         }
+        return this;
+    }
+
+    /** A {@code bytea}. */
+    CopyRows bytea(byte[] value) {
+        ensure(4 + value.length);
+        field(value.length);
+        System.arraycopy(value, 0, buf, len, value.length);
+        len += value.length;
         return this;
     }
 

@@ -738,18 +738,21 @@ public final class JdbiRunQueries implements RunQueries {
 
         /**
          * Reads run {@code key}'s row. Its columns equal to those of run {@code like} (the first run of
-         * a comparison) come as null (NULL: not sent): the runs of one model mostly have the same
-         * paths, kinds, counts and bytes, which need not be sent and decoded again, and
-         * {@link #like} takes them from that run.
+         * a comparison; told by their digests, without reading them) come as null (NULL: not sent):
+         * the runs of one model mostly have the same paths, kinds, counts and bytes, which need not
+         * be sent and decoded again, and {@link #like} takes them from that run.
          */
         static PackedPaths read(Handle h, long key, long like) throws SQLException {
             StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
-            for (String column : COLUMNS) {
+            for (int c = 0; c < COLUMNS.length; c++) {
                 if (key == like) {
-                    query.append(", p.").append(column);
+                    query.append(", p.").append(COLUMNS[c]);
                 } else {
-                    query.append(", CASE WHEN p.").append(column).append(" = l.").append(column)
-                            .append(" THEN NULL ELSE p.").append(column).append(" END");
+                    // By their digests (V4): a column equal to the other run's is not even read.
+                    String digest = "(p.digests, " + (1 + 32 * c) + ", 32)";
+                    query.append(", CASE WHEN substr").append(digest).append(" = substr")
+                            .append(digest.replace("p.", "l.")).append(" THEN NULL ELSE p.").append(COLUMNS[c])
+                            .append(" END");
                 }
             }
             query.append(" FROM path_columns p");

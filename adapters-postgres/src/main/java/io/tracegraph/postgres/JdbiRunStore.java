@@ -25,6 +25,10 @@ import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.RunMeta;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -258,12 +262,31 @@ public final class JdbiRunStore implements RunStore {
             bytes[i] = p.bytes();
             peak[i] = p.peakBytes();
         }
+        String kindLines = String.join("\n", kinds);
+        ByteBuffer digests = ByteBuffer.allocate(7 * 32);
+        digests.put(sha256(hashes)).put(sha256(kindLines.getBytes(StandardCharsets.UTF_8))).put(sha256(counts))
+                .put(sha256(self)).put(sha256(total)).put(sha256(bytes)).put(sha256(peak));
         try (CopyRows rows = CopyRows.open(copy, "path_columns", "run_key, paths, path_hashes, kinds, counts, "
-                + "self_times_ns, total_times_ns, bytes, peak_bytes")) {
-            rows.int8(key).int4(n).int8Packed(hashes).text(String.join("\n", kinds)).int8Packed(counts)
-                    .int8Packed(self).int8Packed(total).int8Packed(bytes).int8Packed(peak);
+                + "self_times_ns, total_times_ns, bytes, peak_bytes, digests")) {
+            rows.int8(key).int4(n).int8Packed(hashes).text(kindLines).int8Packed(counts).int8Packed(self)
+                    .int8Packed(total).int8Packed(bytes).int8Packed(peak).bytea(digests.array());
             rows.endRow();
             rows.finish();
+        }
+    }
+
+    /** The SHA-256 of {@code values} packed as path_columns packs them (8-byte big-endian integers). */
+    static byte[] sha256(long[] values) {
+        ByteBuffer packed = ByteBuffer.allocate(values.length * 8);
+        packed.asLongBuffer().put(values);
+        return sha256(packed.array());
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
         }
     }
 

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tracegraph.domain.compare.PathStats;
 import java.nio.ByteBuffer;
 import java.nio.LongBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
@@ -86,6 +90,13 @@ class PathStatsMigrationIT {
                         LongBuffer peak = packed(rs.getBytes("peak_bytes"));
                         assertThat(kinds).hasSize(n);
                         assertThat(hashes.remaining()).isEqualTo(n);
+                        // The digests the import would write for these columns.
+                        assertThat(rs.getBytes("digests")).isEqualTo(digests(rs.getBytes("path_hashes"),
+                                rs.getString("kinds").getBytes(StandardCharsets.UTF_8), rs.getBytes("counts"),
+                                rs.getBytes("self_times_ns"), rs.getBytes("total_times_ns"), rs.getBytes("bytes"),
+                                rs.getBytes("peak_bytes")));
+                        assertThat(Arrays.copyOf(rs.getBytes("digests"), 32))
+                                .isEqualTo(JdbiRunStore.sha256(array(hashes)));
                         List<PathStats> stats = new ArrayList<>();
                         for (int i = 0; i < n; i++) {
                             stats.add(new PathStats(stored.get(i).path(), hashes.get(i), kinds[i], counts.get(i),
@@ -97,6 +108,24 @@ class PathStatsMigrationIT {
         }
         Database.open(config, notices::add).close();
         assertThat(notices).as("nothing to upgrade the second time").hasSize(1);
+    }
+
+    private static byte[] digests(byte[]... columns) {
+        ByteBuffer all = ByteBuffer.allocate(columns.length * 32);
+        try {
+            for (byte[] column : columns) {
+                all.put(MessageDigest.getInstance("SHA-256").digest(column));
+            }
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        return all.array();
+    }
+
+    private static long[] array(LongBuffer values) {
+        long[] array = new long[values.remaining()];
+        values.duplicate().get(array);
+        return array;
     }
 
     private static LongBuffer packed(byte[] bytes) {
