@@ -11,7 +11,8 @@ import org.postgresql.copy.CopyManager;
  * big import. Each value must match its column's type: {@link #int4} for {@code integer},
  * {@link #int8} for {@code bigint}, {@link #text}, {@link #bool}, {@link #float8},
  * {@link #int8Array} for {@code bigint[]}, {@link #int8Packed} for {@code bytea} of packed
- * integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a lone surrogate likewise.
+ * integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a
+ * lone surrogate likewise.
  */
 final class CopyRows implements AutoCloseable {
     private static final int FLUSH_AT = 1 << 20;
