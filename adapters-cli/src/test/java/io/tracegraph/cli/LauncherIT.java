@@ -80,11 +80,14 @@ class LauncherIT {
         assertThat(damaged.out()).isEqualTo(first.out());
         assertThat(damaged.err()).isEqualTo(first.err());
 
-        // Commands that neither query nor import into the store do not write one; an import does.
+        // Commands that neither query nor import into the store do not write one, nor do help and
+        // failed commands; an import does.
         Path other = dir.resolve("other-cache");
         assertThat(launch(jar, other, Map.of(), "--version").status()).isZero();
         assertThat(launch(jar, other, Map.of(), "build", "--help").status()).isZero();
-        assertThat(jsa(other.resolve("tracegraph"))).isEmpty();
+        assertThat(launch(jar, other, Map.of(), "runs", "--help").status()).isZero();
+        assertThat(launch(jar, other, Map.of(), "show", "no-such-run").status()).isEqualTo(1);
+        assertThat(jsa(other.resolve("tracegraph"))).as("not by help, nor by a command that failed").isEmpty();
         Path empty = Files.createDirectories(dir.resolve("no-traces"));
         assertThat(launch(jar, other, Map.of(), "import", empty.toString(), "--format", "json").status()).isLessThan(3);
         assertThat(jsa(other.resolve("tracegraph"))).hasSize(1);
