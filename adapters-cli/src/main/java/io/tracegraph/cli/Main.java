@@ -40,27 +40,15 @@ public final class Main {
         System.exit(status);
     }
 
-    /** The whole command line, wired, with the process's environment. */
-    public static CommandLine createCommandLine(CliIo io) {
-        return createCommandLine(io, System.getenv(), EmbeddedPostgresServer.defaultHome());
-    }
-
     /**
-     * The whole command line, wired; tests use it with captured streams, their own environment
-     * (TRACEGRAPH_DB_URL, ...) and their own tracegraph home.
+     * The command line that {@code args} need, wired; tests use it with captured streams, their own
+     * environment (TRACEGRAPH_DB_URL, ...) and their own tracegraph home. When the first argument
+     * names a subcommand (other than {@code help}), it holds the top command with that one alone:
+     * picocli reads every command's annotations when it is added, and a command that answers in half
+     * a second should not spend a tenth of it on eleven it does not run. Anything else (no arguments
+     * included) gets them all: the top command's help lists them, a mistyped name gets suggestions.
      */
-    public static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home) {
-        return createCommandLine(io, env, home, SUBCOMMANDS);
-    }
-
-    /**
-     * The command line that {@code args} need: when the first names a subcommand (other than
-     * {@code help}), the top command with that one alone. picocli reads every command's annotations
-     * when it is added, and a command that answers in half a second should not spend a tenth of it
-     * on eleven it does not run. Anything else gets them all (the top command's help lists them,
-     * a mistyped name gets suggestions).
-     */
-    static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home, String... args) {
+    public static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home, String... args) {
         String first = args.length > 0 ? args[0] : "";
         List<Class<?>> needed = SUBCOMMANDS.stream()
                 .filter(type -> !first.equals("help") && type.getAnnotation(Command.class).name().equals(first))

@@ -293,6 +293,7 @@ public final class JdbiRunQueries implements RunQueries {
         }));
     }
 
+    /** The future's value; a failure as it was thrown (not wrapped in a CompletionException). */
     private static <T> T join(CompletableFuture<T> future) {
         try {
             return future.join();
@@ -519,7 +520,7 @@ public final class JdbiRunQueries implements RunQueries {
                         next.set(tasks);
                     }
                     for (CompletableFuture<Void> reader : readers) {
-                        reader.join();
+                        join(reader);
                     }
                     PathTexts texts = known != null ? known : PathTexts.of(wanted.get(0),
                             ((StoredFacts) read[1]).columns().hashes(), (String[]) read[0]);
@@ -544,11 +545,6 @@ public final class JdbiRunQueries implements RunQueries {
                     return List.of(facts);
                 }
             });
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
