@@ -256,26 +256,12 @@ public final class ChromeTraceWriter {
     private static void counters(JsonGenerator g, List<TimelinePoint> timeline) throws IOException {
         for (TimelinePoint p : timeline) {
             BigDecimal ts = micros(p.timestampNs());
-                g.writeStartObject();
-            g.writeStringField("name", "memory " + p.device());
-            g.writeStringField("cat", "memory");
-            g.writeStringField("ph", "C");
-            g.writeFieldName("ts");
-            g.writeNumber(ts);
-            g.writeNumberField("pid", PID);
-            g.writeObjectFieldStart("args");
+            startCounter(g, "memory " + p.device(), ts);
             g.writeNumberField("live_bytes", p.liveBytes());
             g.writeEndObject();
             g.writeEndObject();
             CategoryBytes categories = p.byCategory();
-                g.writeStartObject();
-            g.writeStringField("name", "memory by category " + p.device());
-            g.writeStringField("cat", "memory");
-            g.writeStringField("ph", "C");
-            g.writeFieldName("ts");
-            g.writeNumber(ts);
-            g.writeNumberField("pid", PID);
-            g.writeObjectFieldStart("args");
+            startCounter(g, "memory by category " + p.device(), ts);
             for (MemoryCategory c : MemoryCategory.ordered()) {
                 if (categories.has(c)) {
                     g.writeNumberField(GraphJsonWriter.wire(c), categories.get(c));
@@ -284,6 +270,18 @@ public final class ChromeTraceWriter {
             g.writeEndObject();
             g.writeEndObject();
         }
+    }
+
+    /** Opens a memory counter event named {@code name} at {@code ts}, up to its {@code args} object. */
+    private static void startCounter(JsonGenerator g, String name, BigDecimal ts) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("cat", "memory");
+        g.writeStringField("ph", "C");
+        g.writeFieldName("ts");
+        g.writeNumber(ts);
+        g.writeNumberField("pid", PID);
+        g.writeObjectFieldStart("args");
     }
 
     private static void metadata(JsonGenerator g, String name, int tid, String value) throws IOException {
