@@ -1,0 +1,115 @@
+package io.tracegraph.cli.render;
+
+/**
+ * How many terminal columns text takes, and text cut to a number of them: at the end
+ * ({@code Attention::for…}), at the start, or for a semantic path at a path boundary from the left
+ * ({@code …/Attention::forward/softmax}), so that the leaf, which names the span, stays.
+ */
+public final class TextWidth {
+    /** The mark of text left out. */
+    public static final String ELLIPSIS = "…";
+
+    private TextWidth() {
+    }
+
+    /**
+     * Columns {@code text} takes on a terminal: combining marks and format characters none, East
+     * Asian wide and full-width characters (and most emoji) two, every other code point one.
+     */
+    public static int of(String text) {
+        int width = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            width += columns(cp);
+            i += Character.charCount(cp);
+        }
+        return width;
+    }
+
+    static int columns(int cp) {
+        int type = Character.getType(cp);
+        if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT
+                || cp == 0x200b) {
+            return 0;
+        }
+        boolean wide = cp >= 0x1100 && cp <= 0x115f || cp >= 0x2e80 && cp <= 0xa4cf && cp != 0x303f
+                || cp >= 0xac00 && cp <= 0xd7a3 || cp >= 0xf900 && cp <= 0xfaff || cp >= 0xfe30 && cp <= 0xfe4f
+                || cp >= 0xff00 && cp <= 0xff60 || cp >= 0xffe0 && cp <= 0xffe6 || cp >= 0x1f300 && cp <= 0x1f64f
+                || cp >= 0x1f900 && cp <= 0x1f9ff || cp >= 0x20000 && cp <= 0x3fffd;
+        return wide ? 2 : 1;
+    }
+
+    /** {@code text} padded with spaces to {@code width} columns, on the right or (numbers) on the left. */
+    public static String pad(String text, int width, boolean right) {
+        int fill = width - of(text);
+        if (fill <= 0) {
+            return text;
+        }
+        return right ? " ".repeat(fill) + text : text + " ".repeat(fill);
+    }
+
+    /** {@code text} in at most {@code width} columns, its end replaced by {@code …} when cut. */
+    public static String clipEnd(String text, int width) {
+        if (of(text) <= width) {
+            return text;
+        }
+        if (width <= 0) {
+            return "";
+        }
+        StringBuilder kept = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            int w = columns(cp);
+            if (used + w > width - 1) {
+                break;
+            }
+            kept.appendCodePoint(cp);
+            used += w;
+            i += Character.charCount(cp);
+        }
+        return kept.append(ELLIPSIS).toString();
+    }
+
+    /** {@code text} in at most {@code width} columns, its start replaced by {@code …} when cut. */
+    public static String clipStart(String text, int width) {
+        if (of(text) <= width) {
+            return text;
+        }
+        if (width <= 0) {
+            return "";
+        }
+        int used = 0;
+        int from = text.length();
+        while (from > 0) {
+            int cp = text.codePointBefore(from);
+            int w = columns(cp);
+            if (used + w > width - 1) {
+                break;
+            }
+            used += w;
+            from -= Character.charCount(cp);
+        }
+        return ELLIPSIS + text.substring(from);
+    }
+
+    /**
+     * A semantic path ({@code a/b/c}) in at most {@code width} columns: whole when it fits, else its
+     * longest tail that starts at a component and fits behind {@code …/}; when not even the leaf
+     * fits, the leaf's end behind {@code …}.
+     */
+    public static String shortenPath(String path, int width) {
+        if (of(path) <= width) {
+            return path;
+        }
+        int slash = path.indexOf('/');
+        while (slash >= 0) {
+            String tail = path.substring(slash + 1);
+            if (!tail.isEmpty() && of(tail) + 2 <= width) {
+                return ELLIPSIS + "/" + tail;
+            }
+            slash = path.indexOf('/', slash + 1);
+        }
+        return clipStart(path, width);
+    }
+}

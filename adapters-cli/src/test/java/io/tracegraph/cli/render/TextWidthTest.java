@@ -1,0 +1,56 @@
+package io.tracegraph.cli.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class TextWidthTest {
+    private static final String PATH = "tinygpt::train::update/update/Model::forward/Block::forward/Attention::forward/softmax";
+
+    @Test
+    void aPathThatFitsStaysWhole() {
+        assertThat(TextWidth.shortenPath(PATH, PATH.length())).isEqualTo(PATH);
+    }
+
+    @Test
+    void aLongPathLosesWholeComponentsFromTheLeft() {
+        assertThat(TextWidth.shortenPath(PATH, 30)).isEqualTo("…/Attention::forward/softmax");
+        assertThat(TextWidth.shortenPath(PATH, 45)).isEqualTo("…/Block::forward/Attention::forward/softmax");
+        for (int width = 3; width < PATH.length(); width++) {
+            String shown = TextWidth.shortenPath(PATH, width);
+            assertThat(TextWidth.of(shown)).as("width %d: %s", width, shown).isLessThanOrEqualTo(width);
+            if (width >= "…/softmax".length()) {
+                assertThat(shown).as("width %d", width).endsWith("/softmax").startsWith("…/");
+            } else {
+                assertThat("softmax").as("width %d", width).endsWith(shown.substring(1));
+            }
+        }
+    }
+
+    @Test
+    void aLeafTooLongForTheWidthKeepsItsEnd() {
+        assertThat(TextWidth.shortenPath("a/very_long_leaf_name", 8)).isEqualTo("…af_name");
+    }
+
+    @Test
+    void wideCharactersTakeTwoColumnsAndMarksNone() {
+        assertThat(TextWidth.of("注意力")).isEqualTo(6);
+        assertThat(TextWidth.of("e\u0301")).isEqualTo(1);
+        assertThat(TextWidth.of("µs")).isEqualTo(2);
+        assertThat(TextWidth.clipEnd("注意力机制", 5)).isEqualTo("注意…");
+        assertThat(TextWidth.clipStart("注意力机制", 5)).isEqualTo("…机制");
+    }
+
+    @Test
+    void clippingMarksWhatWasLeftOut() {
+        assertThat(TextWidth.clipEnd("Attention::forward", 10)).isEqualTo("Attention…");
+        assertThat(TextWidth.clipEnd("short", 10)).isEqualTo("short");
+        assertThat(TextWidth.clipStart("Attention::forward", 10)).isEqualTo("…::forward");
+    }
+
+    @Test
+    void paddingCountsColumnsNotChars() {
+        assertThat(TextWidth.pad("注意", 6, false)).isEqualTo("注意  ");
+        assertThat(TextWidth.pad("1 µs", 6, true)).isEqualTo("  1 µs");
+    }
+}
