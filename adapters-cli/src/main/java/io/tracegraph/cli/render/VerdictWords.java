@@ -51,4 +51,20 @@ public final class VerdictWords {
                 return Style.PLAIN;
         }
     }
+
+    /** How a verdict already spelled as a word looks: a regression red, an improvement green, inconclusive dim. */
+    public static Style styleOfWord(String word) {
+        switch (word) {
+            case "slower":
+            case "bigger":
+                return Style.BAD;
+            case "faster":
+            case "smaller":
+                return Style.GOOD;
+            case "inconclusive":
+                return Style.DIM;
+            default:
+                return Style.PLAIN;
+        }
+    }
 }
