@@ -711,32 +711,21 @@ class GraphBuilderTest {
         }
 
         /**
-         * A million direct children: built, and in n·log n time. A quadratic step would not finish
-         * within the timeout at this size; beyond that, eight times the children may cost at most
-         * 40 times the time (n·log n gives about 9, plus the garbage collector's share for a
-         * million nodes; a quadratic step gives 64). The JIT is warmed up on a smaller tree first.
+         * A million direct children: built whole, with the root's times right. How the time grows
+         * with the number of children (n·log n) is measured by {@code bench/build-scaling}
+         * ({@code WideTreeBenchmark}), not here: a unit test asserts no wall-clock figures. The
+         * timeout only stops a build that would never end (a quadratic step at this size).
          */
         @Test
         @Timeout(120)
-        void buildsASpanWithAMillionChildrenInNLogNTime() {
-            graphOf(wideTree(50_000));
-            TraceDocument small = wideTree(125_000);
-            long smallNanos = Long.MAX_VALUE;
-            for (int i = 0; i < 3; i++) {
-                smallNanos = Math.min(smallNanos, nanos(() -> graphOf(small)));
-            }
-            TraceDocument large = wideTree(1_000_000);
-            ExecutionGraph[] built = new ExecutionGraph[1];
-            long largeNanos = nanos(() -> built[0] = graphOf(large));
+        void buildsASpanWithAMillionChildren() {
+            ExecutionGraph graph = graphOf(wideTree(1_000_000));
 
-            ExecutionGraph graph = built[0];
             assertThat(graph.spans()).hasSize(1_000_001);
             assertThat(graph.edges()).hasSize(1_000_000);
             assertThat(node(graph, "root")).extracting(GraphNode::totalTimeNs, GraphNode::selfTimeNs)
                     .containsExactly(2_000_000L, 1_000_000L);
             assertThat(graph.summary().slowestSpans()).hasSize(8);
-            assertThat((double) largeNanos / smallNanos).as("time of 1,000,000 children over 125,000 (%d ms, %d ms)",
-                    largeNanos / 1_000_000, smallNanos / 1_000_000).isLessThan(40.0);
         }
 
         /** A measured root of {@code 2 * children} ns with {@code children} closed 1 ns spans. */
@@ -748,12 +737,6 @@ class GraphBuilderTest {
                 builder.span(new SpanRecord(id, "root", "child", SpanKind.FUNCTION, false, 2L * i, true, 1, null));
             }
             return builder.build();
-        }
-
-        private long nanos(Runnable work) {
-            long start = System.nanoTime();
-            work.run();
-            return System.nanoTime() - start;
         }
     }
 }
