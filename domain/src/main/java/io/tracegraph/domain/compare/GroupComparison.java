@@ -261,6 +261,7 @@ public record GroupComparison(
         double alpha = errorRate(options);
         List<Tested> family = tested.stream().filter(t -> t.tests() != null).toList();
         boolean[][][] significant = new boolean[QUANTITIES][2][];
+        double[][][] adjusted = new double[QUANTITIES][2][];
         for (int quantity = 0; quantity < QUANTITIES; quantity++) {
             for (int direction = 0; direction < 2; direction++) {
                 double[] p = new double[family.size()];
@@ -268,6 +269,7 @@ public record GroupComparison(
                     p[i] = family.get(i).tests()[quantity].pValue(direction);
                 }
                 significant[quantity][direction] = HolmCorrection.significant(p, alpha);
+                adjusted[quantity][direction] = HolmCorrection.adjusted(p);
             }
         }
         Map<Long, Integer> familyIndex = new HashMap<>();
@@ -287,7 +289,9 @@ public record GroupComparison(
             for (int quantity = 0; quantity < QUANTITIES; quantity++) {
                 RankTests test = t.tests()[quantity];
                 metrics[quantity] = confirmed(metrics[quantity], test.varies(),
-                        significant[quantity][GREATER][index], significant[quantity][LESS][index]);
+                        significant[quantity][GREATER][index], significant[quantity][LESS][index])
+                        .withPValue(test.varies() ? inDirection(metrics[quantity],
+                                adjusted[quantity][GREATER][index], adjusted[quantity][LESS][index]) : Double.NaN);
             }
             if (metrics[1].verdict() != p.totalTimeNs().verdict()) {
                 unconfirmed++;
@@ -304,17 +308,22 @@ public record GroupComparison(
                 options.seed() ^ salt, options, enough)[0];
         RankTests test = rankTests(new double[][] {base}, new double[][] {cand})[0];
         double alpha = errorRate(options);
-        return confirmed(metric, test.varies(), test.pValue(GREATER) <= alpha, test.pValue(LESS) <= alpha);
+        return confirmed(metric, test.varies(), test.pValue(GREATER) <= alpha, test.pValue(LESS) <= alpha)
+                .withPValue(enough && test.varies() ? inDirection(metric, test.pValue(GREATER), test.pValue(LESS))
+                        : Double.NaN);
+    }
+
+    /** The p-value of the test in the direction the median moved (the smaller of both when it did not). */
+    private static double inDirection(MetricComparison metric, double greater, double less) {
+        double change = metric.relativeChange();
+        return change > 0 ? greater : change < 0 ? less : Math.min(greater, less);
     }
 
     private static MetricComparison confirmed(MetricComparison metric, boolean varies, boolean greater,
             boolean less) {
         boolean unconfirmed = varies && (metric.verdict() == Verdict.SLOWER && !greater
                 || metric.verdict() == Verdict.FASTER && !less);
-        return unconfirmed
-                ? new MetricComparison(metric.baselineMedian(), metric.candidateMedian(), metric.relativeChange(),
-                        metric.interval(), Verdict.INCONCLUSIVE)
-                : metric;
+        return unconfirmed ? metric.withVerdict(Verdict.INCONCLUSIVE) : metric;
     }
 
     private static RankTests[] rankTests(double[][] base, double[][] cand) {

@@ -28,4 +28,25 @@ final class HolmCorrection {
         }
         return significant;
     }
+
+    /**
+     * Holm's adjusted p-values, in the order of {@code pValues}: with them in ascending order, the
+     * k-th (1-based) is {@code max over j <= k of min(1, (m - j + 1) p_j)}. One is at most
+     * {@code alpha} exactly when {@link #significant} calls it significant at {@code alpha}.
+     */
+    static double[] adjusted(double[] pValues) {
+        int m = pValues.length;
+        Integer[] order = new Integer[m];
+        for (int i = 0; i < m; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(pValues[a], pValues[b]));
+        double[] adjusted = new double[m];
+        double running = 0;
+        for (int k = 0; k < m; k++) {
+            running = Math.max(running, Math.min(1, (m - k) * pValues[order[k]]));
+            adjusted[order[k]] = running;
+        }
+        return adjusted;
+    }
 }

@@ -36,7 +36,8 @@ final class MedianBootstrap {
             for (int q = 0; q < quantities; q++) {
                 double b = median(baseline[q]);
                 double c = median(candidate[q]);
-                result[q] = new MetricComparison(b, c, relativeChange(b, c), null, Verdict.INCONCLUSIVE);
+                result[q] = new MetricComparison(b, c, relativeChange(b, c), null, Verdict.INCONCLUSIVE,
+                        spread(baseline[q], b), spread(candidate[q], c), Double.NaN);
             }
             return result;
         }
@@ -85,7 +86,8 @@ final class MedianBootstrap {
             ConfidenceInterval interval = varies[q]
                     ? percentileInterval(changes[q], tail)
                     : new ConfidenceInterval(change, change);
-            result[q] = new MetricComparison(b, c, change, interval, Verdict.of(interval, options.threshold()));
+            result[q] = new MetricComparison(b, c, change, interval, Verdict.of(interval, options.threshold()),
+                    spread(baseline[q], b), spread(candidate[q], c), Double.NaN);
         }
         return result;
     }
@@ -122,6 +124,15 @@ final class MedianBootstrap {
             }
         }
         return true;
+    }
+
+    /** The median absolute deviation of {@code values} from their {@code median}; 0 for one value. */
+    static double spread(double[] values, double median) {
+        double[] distances = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            distances[i] = Math.abs(values[i] - median);
+        }
+        return medianInPlace(distances);
     }
 
     /** The median; of an even number of values, the mean of the middle two. */

@@ -289,7 +289,11 @@ class GroupComparisonTest {
                 .paths().get(0);
 
         assertThat(many.paths()).hasSize(321);
-        assertThat(row(many, SLOWED)).isEqualTo(alone);
+        // Everything but the p-values, which are Holm-adjusted for the family of tested paths by design.
+        assertThat(row(many, SLOWED)).usingRecursiveComparison()
+                .ignoringFields("selfTimeNs.pValue", "totalTimeNs.pValue", "bytes.pValue").isEqualTo(alone);
+        assertThat(row(many, SLOWED).totalTimeNs().pValue()).as("more tests, a larger adjusted p-value")
+                .isGreaterThanOrEqualTo(alone.totalTimeNs().pValue());
         assertThat(GroupComparison.compare(baseline, candidate, DEFAULTS)).isEqualTo(many);
         assertThat(pathsWith(many, Verdict.SLOWER)).containsExactlyInAnyOrderElementsOf(SLOWED_AND_ANCESTORS);
     }
@@ -307,11 +311,49 @@ class GroupComparisonTest {
     }
 
     @Test
+    void givesEachSideItsSpreadAsTheMedianAbsoluteDeviation() {
+        MetricComparison self = onlyMetric(runsOf("b", 10, 20, 30, 40), runsOf("c", 100, 100, 100, 140), DEFAULTS);
+
+        assertThat(self.baselineSpread()).as("|10-25|, |20-25|, |30-25|, |40-25|").isEqualTo(10);
+        assertThat(self.candidateSpread()).isEqualTo(0);
+        assertThat(onlyMetric(runsOf("b", 7), runsOf("c", 9), DEFAULTS).baselineSpread()).isEqualTo(0);
+    }
+
+    @Test
+    void givesThePValueInTheDirectionOfTheChangeAtMostTheErrorRateExactlyWhenConfirmed() {
+        for (long seed = 1; seed <= 5; seed++) {
+            GroupComparison result = GroupComparison.compare(ModelRuns.seeded(seed).runs("base", 10),
+                    ModelRuns.seeded(1000 + seed).slowedBy(1.3).memoryGrownBy(1.2).runs("cand", 10), DEFAULTS);
+            double alpha = (1 - DEFAULTS.confidence()) / 2;
+            for (PathComparison p : result.paths()) {
+                MetricComparison total = p.totalTimeNs();
+                assertThat(total.pValue()).as("%s, seed %d", p.path(), seed).isBetween(0.0, 1.0);
+                if (total.verdict() == Verdict.SLOWER || total.verdict() == Verdict.FASTER) {
+                    assertThat(total.pValue()).as(p.path()).isLessThanOrEqualTo(alpha);
+                }
+            }
+            assertThat(row(result, SLOWED).totalTimeNs().pValue()).isLessThanOrEqualTo(alpha);
+            assertThat(result.totalMs().pValue()).isLessThanOrEqualTo(alpha);
+            assertThat(result.peakBytes().pValue()).isLessThanOrEqualTo(alpha);
+        }
+    }
+
+    @Test
+    void hasNoPValueWithoutATest() {
+        GroupComparison fewRuns = GroupComparison.compare(ModelRuns.seeded(1).runs("base", 2),
+                ModelRuns.seeded(2).runs("cand", 10), DEFAULTS);
+        assertThat(everyMetric(fewRuns)).allSatisfy(m -> assertThat(m.pValue()).isNaN());
+        assertThat(onlyMetric(runsOf("b", 100, 100, 100), runsOf("c", 130, 130, 130), DEFAULTS).pValue())
+                .as("measured, not estimated").isNaN();
+    }
+
+    @Test
     void givesADegenerateIntervalWhenNoRunVaries() {
         List<RunFacts> baseline = runsOf("b", 100, 100, 100);
 
         assertThat(onlyMetric(baseline, runsOf("c", 130, 130, 130), DEFAULTS))
-                .isEqualTo(new MetricComparison(100, 130, 0.3, new ConfidenceInterval(0.3, 0.3), Verdict.SLOWER));
+                .isEqualTo(new MetricComparison(100, 130, 0.3, new ConfidenceInterval(0.3, 0.3), Verdict.SLOWER, 0, 0,
+                        Double.NaN));
         assertThat(onlyMetric(baseline, runsOf("c", 80, 80, 80), DEFAULTS).verdict()).isEqualTo(Verdict.FASTER);
         assertThat(onlyMetric(baseline, runsOf("c", 104, 104, 104), DEFAULTS).verdict()).isEqualTo(Verdict.UNCHANGED);
         assertThat(onlyMetric(baseline, runsOf("c", 105, 105, 105), DEFAULTS).verdict())
@@ -343,7 +385,8 @@ class GroupComparisonTest {
     @Test
     void treatsABaselineOfZeroAsAnUnboundedChange() {
         assertThat(onlyMetric(runsOf("b", 0, 0, 0), runsOf("c", 0, 0, 0), DEFAULTS))
-                .isEqualTo(new MetricComparison(0, 0, 0, new ConfidenceInterval(0, 0), Verdict.UNCHANGED));
+                .isEqualTo(new MetricComparison(0, 0, 0, new ConfidenceInterval(0, 0), Verdict.UNCHANGED, 0, 0,
+                        Double.NaN));
         MetricComparison fromZero = onlyMetric(runsOf("b", 0, 0, 0), runsOf("c", 5, 5, 5), DEFAULTS);
         assertThat(fromZero.relativeChange()).isEqualTo(Double.POSITIVE_INFINITY);
         assertThat(fromZero.verdict()).isEqualTo(Verdict.SLOWER);
