@@ -112,4 +112,44 @@ public final class TextWidth {
         }
         return clipStart(path, width);
     }
+
+    /**
+     * {@code text} broken into lines of at most {@code width} columns at spaces; a word longer
+     * than the width is cut with {@code …}. Later lines start with {@code indent}.
+     */
+    public static java.util.List<String> wrap(String text, int width, String indent) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        int leading = 0;
+        while (leading < text.length() && text.charAt(leading) == ' ') {
+            leading++;
+        }
+        StringBuilder line = new StringBuilder(text.substring(0, Math.min(leading, Math.max(0, width - 1))));
+        int used = line.length();
+        int start = used;
+        for (String word : text.substring(leading).split(" ")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            int w = of(word);
+            int lead = lines.isEmpty() ? start : of(indent);
+            if (used > 0 && used + 1 + w > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+                line.append(indent);
+                used = of(indent);
+                lead = used;
+            }
+            if (used > lead) {
+                line.append(' ');
+                used++;
+            }
+            String fitted = clipEnd(word, Math.max(1, width - used));
+            line.append(fitted);
+            used += of(fitted);
+        }
+        if (used > start || lines.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
+    }
 }

@@ -53,4 +53,12 @@ class TextWidthTest {
         assertThat(TextWidth.pad("注意", 6, false)).isEqualTo("注意  ");
         assertThat(TextWidth.pad("1 µs", 6, true)).isEqualTo("  1 µs");
     }
+
+    @Test
+    void wrapsAtSpacesKeepingTheLeadingIndent() {
+        assertThat(TextWidth.wrap("one two three four", 9, "  ")).containsExactly("one two", "  three", "  four");
+        assertThat(TextWidth.wrap("  code: a message", 80, "    ")).containsExactly("  code: a message");
+        assertThat(TextWidth.wrap("averyveryverylongword x", 8, "")).containsExactly("averyve…", "x");
+        assertThat(TextWidth.wrap("", 8, "")).containsExactly("");
+    }
 }
