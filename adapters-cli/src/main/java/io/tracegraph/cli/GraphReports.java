@@ -17,7 +17,7 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.memory.TimelinePoint;
-import io.tracegraph.domain.port.RunQueries.GraphPart;
+import io.tracegraph.domain.port.StoredGraphs.GraphPart;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.json.GraphJsonWriter;

@@ -45,7 +45,7 @@ final class HistoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (RunSources sources = new RunSources(services, database)) {
-            List<PathHistoryPoint> points = sources.queries().history(path, entrypoint);
+            List<PathHistoryPoint> points = sources.pathHistory().history(path, entrypoint);
             if (points.isEmpty()) {
                 services.io().error("no stored run has the path `" + path + "`");
                 return ExitCode.REJECTED;

@@ -3,7 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.ImportReport;
 import io.tracegraph.application.ImportTraces;
 import io.tracegraph.application.TraceBatch;
-import io.tracegraph.postgres.JdbiRunStore;
+import io.tracegraph.postgres.PostgresStore;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,9 +86,9 @@ final class ImportCommand implements Callable<Integer> {
             }
         });
         ImportReport report;
-        try (StoreAccess store = StoreAccess.open(database, services);
+        try (PostgresStore store = StoreAccess.open(database, services);
                 ProgressDisplay progress = ProgressDisplay.start(services.io())) {
-            ImportTraces importTraces = new ImportTraces(services.reader(), new JdbiRunStore(store.jdbi()));
+            ImportTraces importTraces = new ImportTraces(services.reader(), store.runStore());
             report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
         }
         Format chosen = format.chosen(services.io());

@@ -7,15 +7,17 @@ import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.health.TraceHealth;
-import io.tracegraph.domain.port.RunQueries;
-import io.tracegraph.domain.port.RunQueries.GraphPart;
+import io.tracegraph.domain.port.AdHocSql;
+import io.tracegraph.domain.port.PathHistory;
+import io.tracegraph.domain.port.RunCatalog;
+import io.tracegraph.domain.port.StoredGraphs.GraphPart;
 import io.tracegraph.domain.run.RunFilter;
 import io.tracegraph.domain.run.RunListing;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.run.RunResolution;
 import io.tracegraph.domain.run.RunSummary;
 import io.tracegraph.domain.run.StoredRun;
-import io.tracegraph.postgres.JdbiRunQueries;
+import io.tracegraph.postgres.PostgresStore;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -58,30 +60,35 @@ final class RunSources implements AutoCloseable {
 
     private final Main.Services services;
     private final DatabaseOptions database;
-    private StoreAccess store;
-    private RunQueries queries;
+    private PostgresStore store;
 
     RunSources(Main.Services services, DatabaseOptions database) {
         this.services = services;
         this.database = database;
     }
 
-    RunQueries queries() {
-        if (queries == null) {
+    private PostgresStore store() {
+        if (store == null) {
             store = StoreAccess.open(database, services);
-            queries = new JdbiRunQueries(store.jdbi());
         }
-        return queries;
+        return store;
     }
 
-    /** The queries, with SQL the user wrote run as the store's read-only login where it has one. */
-    RunQueries adHocQueries() {
-        queries();
-        return new JdbiRunQueries(store.jdbi()).sqlAs(store.adHocJdbi());
+    RunCatalog catalog() {
+        return store().catalog();
+    }
+
+    PathHistory pathHistory() {
+        return store().pathHistory();
+    }
+
+    /** SQL the user wrote, run as the store's read-only login where it has one. */
+    AdHocSql adHocSql() {
+        return store().adHocSql();
     }
 
     RunRef resolve(String reference) {
-        RunResolution resolution = queries().resolve(reference);
+        RunResolution resolution = catalog().resolve(reference);
         if (resolution instanceof RunResolution.Found found) {
             return found.run();
         }
@@ -124,8 +131,8 @@ final class RunSources implements AutoCloseable {
 
     private RunGraph storedGraph(String reference, Set<GraphPart> parts) {
         RunRef ref = resolve(reference);
-        Optional<ExecutionGraph> graph = queries().graph(ref, parts);
-        Optional<RunSummary> summary = graph.isPresent() ? queries().summary(ref) : Optional.empty();
+        Optional<ExecutionGraph> graph = store().graphs().graph(ref, parts);
+        Optional<RunSummary> summary = graph.isPresent() ? catalog().summary(ref) : Optional.empty();
         if (summary.isEmpty()) {
             throw new UnknownRun("run `" + ref.runId() + "` is no longer stored");
         }
@@ -162,7 +169,7 @@ final class RunSources implements AutoCloseable {
         if (Files.isRegularFile(file)) {
             return factsOfTrace(file);
         }
-        return queries().facts(List.of(resolve(reference))).get(0);
+        return store().comparisonFacts().facts(List.of(resolve(reference))).get(0);
     }
 
     /** The facts of a group of runs. */
@@ -181,7 +188,7 @@ final class RunSources implements AutoCloseable {
         Map<RunRef, RunFacts> read = new HashMap<>();
         if (!stored.isEmpty()) {
             // Set comparisons do not compare gradients: not read.
-            List<RunFacts> facts = queries().facts(stored, false);
+            List<RunFacts> facts = store().comparisonFacts().facts(stored, false);
             for (int i = 0; i < stored.size(); i++) {
                 read.put(stored.get(i), facts.get(i));
             }
@@ -216,7 +223,7 @@ final class RunSources implements AutoCloseable {
             Matcher range = RANGE.matcher(p);
             if (p.startsWith("tag:") && p.indexOf('=') > 4) {
                 int eq = p.indexOf('=');
-                List<RunListing> runs = queries().runs(new RunFilter(null, Map.of(p.substring(4, eq),
+                List<RunListing> runs = catalog().runs(new RunFilter(null, Map.of(p.substring(4, eq),
                         p.substring(eq + 1)), null, 100_000));
                 if (runs.isEmpty()) {
                     throw new UnknownRun("no stored run has tag " + p.substring(4));
@@ -225,7 +232,7 @@ final class RunSources implements AutoCloseable {
             } else if (range.matches()) {
                 int a = range.group(1) == null ? 0 : Integer.parseInt(range.group(1));
                 int b = range.group(2) == null ? 0 : Integer.parseInt(range.group(2));
-                List<RunListing> newest = queries().runs(new RunFilter(null, Map.of(), null, Math.max(a, b) + 1));
+                List<RunListing> newest = catalog().runs(new RunFilter(null, Map.of(), null, Math.max(a, b) + 1));
                 for (int i = Math.min(a, b); i <= Math.max(a, b) && i < newest.size(); i++) {
                     stored.add(newest.get(i).run());
                 }

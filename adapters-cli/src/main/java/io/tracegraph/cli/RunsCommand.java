@@ -61,7 +61,7 @@ final class RunsCommand implements Callable<Integer> {
         }
         Instant from = parseSince();
         try (RunSources sources = new RunSources(services, database)) {
-            List<RunListing> runs = sources.queries().runs(new RunFilter(entrypoint, tags, from, limit));
+            List<RunListing> runs = sources.catalog().runs(new RunFilter(entrypoint, tags, from, limit));
             Table.Builder table = Table.named("runs", "run_id", "timestamp", "entrypoint", "phase", "device",
                     "total_ms", "peak_bytes", "tags");
             for (RunListing r : runs) {

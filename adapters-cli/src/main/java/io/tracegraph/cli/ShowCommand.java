@@ -51,7 +51,7 @@ final class ShowCommand implements Callable<Integer> {
     public Integer call() {
         try (RunSources sources = new RunSources(services, database)) {
             RunRef ref = sources.resolve(run);
-            Optional<RunSummary> found = sources.queries().summary(ref);
+            Optional<RunSummary> found = sources.catalog().summary(ref);
             if (found.isEmpty()) {
                 services.io().error("run `" + ref.runId() + "` is no longer stored");
                 return ExitCode.REJECTED;

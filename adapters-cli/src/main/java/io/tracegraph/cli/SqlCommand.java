@@ -1,6 +1,6 @@
 package io.tracegraph.cli;
 
-import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.port.AdHocSql;
 import io.tracegraph.domain.run.ReadOnlySql;
 import io.tracegraph.domain.run.SqlOutcome;
 import io.tracegraph.postgres.DatabaseException;
@@ -52,7 +52,7 @@ final class SqlCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (RunSources sources = new RunSources(services, database)) {
-            RunQueries queries = sources.adHocQueries();
+            AdHocSql queries = sources.adHocSql();
             SqlOutcome outcome;
             try {
                 outcome = queries.sql(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds), maxRows));

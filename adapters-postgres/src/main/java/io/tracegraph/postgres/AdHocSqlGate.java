@@ -15,7 +15,7 @@ import java.util.Set;
  * <p>This is the first of two guards: whatever passes is still run in a read-only transaction, which
  * refuses writes hidden in a query (a data-modifying WITH, a function that writes, SELECT INTO).
  */
-final class RunQueriesSqlGate {
+final class AdHocSqlGate {
     private static final Set<String> ALLOWED = Set.of("SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN");
 
     /** The statement to run (without its {@code ;} and what follows), or why it is refused. */
@@ -37,13 +37,13 @@ final class RunQueriesSqlGate {
     private final int n;
     private int i;
 
-    private RunQueriesSqlGate(String text) {
+    private AdHocSqlGate(String text) {
         this.text = text;
         this.n = text.length();
     }
 
     static Verdict check(String text) {
-        return new RunQueriesSqlGate(text).check();
+        return new AdHocSqlGate(text).check();
     }
 
     private Verdict check() {

@@ -12,7 +12,7 @@ import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
-import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.domain.port.StoredGraphs;
 import io.tracegraph.domain.run.PathHistoryPoint;
 import io.tracegraph.domain.run.ReadOnlySql;
 import io.tracegraph.domain.run.RunFilter;
@@ -68,13 +68,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The run queries against a real store: six small runs written by {@link JdbiRunStore} from graphs
+ * The read side against a real store (catalogue, stored graphs, comparison facts, path history,
+ * ad-hoc SQL): six small runs written by {@link JdbiRunStore} from graphs
  * built by the domain's {@link GraphBuilder}, then every question asked of them, checked against the
  * domain's own answers on the same graphs and against hand-written SQL over the stored nodes.
  */
 @ExtendWith(PostgresExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbiRunQueriesIT {
+class RunReadsIT {
     private static final String TRAIN = "tinygpt::train";
     private static final String INFER = "tinygpt::infer";
     private static final String INJECTION = "'; DROP TABLE runs; --";
@@ -90,14 +91,22 @@ class JdbiRunQueriesIT {
 
     private final Database database;
     private final Jdbi jdbi;
-    private final JdbiRunQueries queries;
+    private final JdbiRunCatalog catalog;
+    private final JdbiStoredGraphs graphs;
+    private final JdbiComparisonFacts comparisonFacts;
+    private final JdbiPathHistory pathHistory;
+    private final JdbiAdHocSql adHocSql;
     private final Map<String, RunToStore> stored = new LinkedHashMap<>();
     private Map<String, Long> counts;
 
-    JdbiRunQueriesIT(DatabaseConfig config) {
+    RunReadsIT(DatabaseConfig config) {
         this.database = Database.open(config);
         this.jdbi = database.jdbi();
-        this.queries = new JdbiRunQueries(jdbi);
+        this.catalog = new JdbiRunCatalog(jdbi);
+        this.graphs = new JdbiStoredGraphs(jdbi);
+        this.comparisonFacts = new JdbiComparisonFacts(jdbi);
+        this.pathHistory = new JdbiPathHistory(jdbi);
+        this.adHocSql = new JdbiAdHocSql(jdbi);
     }
 
     @BeforeAll
@@ -131,14 +140,14 @@ class JdbiRunQueriesIT {
 
     @Test
     void listsRunsNewestFirstByCaptureThenImportTime() {
-        assertThat(ids(queries.runs(RunFilter.all())))
+        assertThat(ids(catalog.runs(RunFilter.all())))
                 .containsExactly("alpha-10", "alpha-2", "gamma-1", "alpha-1", ODD_ID, "beta-1");
-        assertThat(ids(queries.runs(RunFilter.all().withLimit(2)))).containsExactly("alpha-10", "alpha-2");
+        assertThat(ids(catalog.runs(RunFilter.all().withLimit(2)))).containsExactly("alpha-10", "alpha-2");
     }
 
     @Test
     void listsWhatARunIs() {
-        RunListing alpha = queries.runs(RunFilter.all()).stream().filter(r -> r.runId().equals("alpha-1"))
+        RunListing alpha = catalog.runs(RunFilter.all()).stream().filter(r -> r.runId().equals("alpha-1"))
                 .findFirst().orElseThrow();
         ExecutionGraph graph = stored.get("alpha-1").graph();
         assertThat(alpha.timestamp()).isEqualTo("2026-08-01T10:00:00Z");
@@ -151,7 +160,7 @@ class JdbiRunQueriesIT {
         assertThat(alpha.peakBytes()).isEqualTo(graph.memory().summary().peakBytes()).isEqualTo(192);
         assertThat(alpha.tags()).containsExactly(Map.entry("commit", "abc"), Map.entry("host", "a"));
 
-        RunListing beta = queries.runs(RunFilter.all().withEntrypoint(INFER)).get(0);
+        RunListing beta = catalog.runs(RunFilter.all().withEntrypoint(INFER)).get(0);
         assertThat(beta.timestamp()).isEqualTo("yesterday, more or less");
         assertThat(beta.capturedAt()).isNull();
         assertThat(beta.phase()).isEqualTo(ExecutionPhase.INFER);
@@ -159,42 +168,42 @@ class JdbiRunQueriesIT {
 
     @Test
     void filtersByEntrypointTagsAndTime() {
-        assertThat(ids(queries.runs(RunFilter.all().withEntrypoint(INFER)))).containsExactly("beta-1");
-        assertThat(ids(queries.runs(RunFilter.all().withEntrypoint(TRAIN).withLimit(3))))
+        assertThat(ids(catalog.runs(RunFilter.all().withEntrypoint(INFER)))).containsExactly("beta-1");
+        assertThat(ids(catalog.runs(RunFilter.all().withEntrypoint(TRAIN).withLimit(3))))
                 .containsExactly("alpha-10", "alpha-2", "gamma-1");
-        assertThat(ids(queries.runs(RunFilter.all().withTags(Map.of("commit", "abc")))))
+        assertThat(ids(catalog.runs(RunFilter.all().withTags(Map.of("commit", "abc")))))
                 .containsExactly("alpha-1", "beta-1");
-        assertThat(ids(queries.runs(RunFilter.all().withTags(Map.of("commit", "abc", "host", "a")))))
+        assertThat(ids(catalog.runs(RunFilter.all().withTags(Map.of("commit", "abc", "host", "a")))))
                 .containsExactly("alpha-1");
-        assertThat(ids(queries.runs(RunFilter.all().withEntrypoint(TRAIN).withTags(Map.of("commit", "def")))))
+        assertThat(ids(catalog.runs(RunFilter.all().withEntrypoint(TRAIN).withTags(Map.of("commit", "def")))))
                 .containsExactly("alpha-10", "alpha-2");
 
         // beta-1's timestamp is not ISO-8601: its import time counts.
         Instant since = Instant.parse("2026-08-01T10:00:00Z");
-        List<RunListing> recent = queries.runs(RunFilter.all().withSince(since));
-        Instant betaImported = queries.runs(RunFilter.all().withEntrypoint(INFER)).get(0).importedAt();
+        List<RunListing> recent = catalog.runs(RunFilter.all().withSince(since));
+        Instant betaImported = catalog.runs(RunFilter.all().withEntrypoint(INFER)).get(0).importedAt();
         List<String> expected = new ArrayList<>(List.of("alpha-10", "alpha-2", "gamma-1", "alpha-1"));
         if (!betaImported.isBefore(since)) {
             expected.add("beta-1");
         }
         assertThat(ids(recent)).containsExactlyElementsOf(expected);
-        assertThat(ids(queries.runs(RunFilter.all().withSince(Instant.parse("2026-08-02T10:00:00.000001Z"))
+        assertThat(ids(catalog.runs(RunFilter.all().withSince(Instant.parse("2026-08-02T10:00:00.000001Z"))
                 .withEntrypoint(TRAIN)))).containsExactly("alpha-10");
     }
 
     @Test
     void bindsOddNamesAsValues() {
-        assertThat(ids(queries.runs(RunFilter.all().withEntrypoint(ODD_ENTRYPOINT)))).containsExactly(ODD_ID);
-        assertThat(ids(queries.runs(RunFilter.all().withTags(Map.of("q", ODD_TAG))))).containsExactly(ODD_ID);
-        assertThat(ids(queries.runs(RunFilter.all().withTags(Map.of(INJECTION, INJECTION))))).isEmpty();
-        assertThat(ids(queries.runs(RunFilter.all().withEntrypoint(INJECTION)))).isEmpty();
-        assertThat(queries.resolve(INJECTION)).isInstanceOf(RunResolution.NotFound.class);
+        assertThat(ids(catalog.runs(RunFilter.all().withEntrypoint(ODD_ENTRYPOINT)))).containsExactly(ODD_ID);
+        assertThat(ids(catalog.runs(RunFilter.all().withTags(Map.of("q", ODD_TAG))))).containsExactly(ODD_ID);
+        assertThat(ids(catalog.runs(RunFilter.all().withTags(Map.of(INJECTION, INJECTION))))).isEmpty();
+        assertThat(ids(catalog.runs(RunFilter.all().withEntrypoint(INJECTION)))).isEmpty();
+        assertThat(catalog.resolve(INJECTION)).isInstanceOf(RunResolution.NotFound.class);
         assertThat(found(ODD_ID).runId()).isEqualTo(ODD_ID);
         assertThat(found("\u03b4").runId()).isEqualTo(ODD_ID);
-        assertThat(queries.history(INJECTION, INJECTION)).isEmpty();
-        assertThat(queries.history("odd/" + INJECTION, null)).singleElement()
+        assertThat(pathHistory.history(INJECTION, INJECTION)).isEmpty();
+        assertThat(pathHistory.history("odd/" + INJECTION, null)).singleElement()
                 .satisfies(p -> assertThat(p.runId()).isEqualTo(ODD_ID));
-        assertThat(queries.summary(found(ODD_ID)).orElseThrow().run().meta())
+        assertThat(catalog.summary(found(ODD_ID)).orElseThrow().run().meta())
                 .isEqualTo(stored.get(ODD_ID).meta());
     }
 
@@ -208,12 +217,12 @@ class JdbiRunQueriesIT {
         assertThat(found("bet").runId()).isEqualTo("beta-1");
         assertThat(found("gamma").runId()).isEqualTo("gamma-1");
         RunRef alpha = found("alpha-10");
-        assertThat(queries.runs(RunFilter.all().withLimit(1)).get(0).run()).isEqualTo(alpha);
+        assertThat(catalog.runs(RunFilter.all().withLimit(1)).get(0).run()).isEqualTo(alpha);
     }
 
     @Test
     void listsTheCandidatesOfAnAmbiguousPrefix() {
-        RunResolution resolution = queries.resolve("alpha");
+        RunResolution resolution = catalog.resolve("alpha");
         assertThat(resolution).isInstanceOf(RunResolution.Ambiguous.class);
         RunResolution.Ambiguous ambiguous = (RunResolution.Ambiguous) resolution;
         assertThat(ambiguous.candidates()).containsExactly("alpha-10", "alpha-2", "alpha-1");
@@ -230,7 +239,7 @@ class JdbiRunQueriesIT {
         assertThat(found("latest~2").runId()).isEqualTo("gamma-1");
         assertThat(found("latest~3").runId()).isEqualTo("alpha-1");
         assertThat(found("latest~5").runId()).isEqualTo("beta-1");
-        RunResolution beyond = queries.resolve("latest~6");
+        RunResolution beyond = catalog.resolve("latest~6");
         assertThat(beyond).isInstanceOf(RunResolution.NotFound.class);
         assertThat(((RunResolution.NotFound) beyond).message())
                 .isEqualTo("`latest~6` is not stored: there are 6 runs (latest to latest~5)");
@@ -238,12 +247,12 @@ class JdbiRunQueriesIT {
 
     @Test
     void saysWhyAReferenceNamesNoRun() {
-        assertThat(((RunResolution.NotFound) queries.resolve("zeta")).message())
+        assertThat(((RunResolution.NotFound) catalog.resolve("zeta")).message())
                 .isEqualTo("no stored run has the run_id `zeta` or one starting with it");
-        assertThat(queries.resolve("latest~x")).isInstanceOf(RunResolution.NotFound.class);
-        assertThat(queries.resolve("latest~-1")).isInstanceOf(RunResolution.NotFound.class);
-        assertThat(queries.resolve(" ")).isInstanceOf(RunResolution.NotFound.class);
-        assertThat(queries.resolve("alpha\0")).isInstanceOf(RunResolution.NotFound.class);
+        assertThat(catalog.resolve("latest~x")).isInstanceOf(RunResolution.NotFound.class);
+        assertThat(catalog.resolve("latest~-1")).isInstanceOf(RunResolution.NotFound.class);
+        assertThat(catalog.resolve(" ")).isInstanceOf(RunResolution.NotFound.class);
+        assertThat(catalog.resolve("alpha\0")).isInstanceOf(RunResolution.NotFound.class);
     }
 
     // ---- show ----------------------------------------------------------------------------------
@@ -251,7 +260,7 @@ class JdbiRunQueriesIT {
     @Test
     void summarisesARunAsTheDomainDid() {
         for (RunToStore run : stored.values()) {
-            RunSummary summary = queries.summary(found(run.meta().runId())).orElseThrow();
+            RunSummary summary = catalog.summary(found(run.meta().runId())).orElseThrow();
             assertThat(summary.run().meta()).isEqualTo(run.meta());
             assertThat(summary.health()).isEqualTo(run.health());
             assertThat(summary.summary()).isEqualTo(run.graph().summary());
@@ -261,13 +270,13 @@ class JdbiRunQueriesIT {
             assertThat(summary.run().nodeCount()).isEqualTo(run.graph().spans().size());
             assertThat(summary.run().graphSchema()).isEqualTo(ExecutionGraph.SCHEMA);
         }
-        RunSummary alpha = queries.summary(found("alpha-1")).orElseThrow();
+        RunSummary alpha = catalog.summary(found("alpha-1")).orElseThrow();
         assertThat(alpha.health().gaps()).contains("no tensor checkpoints were captured");
         assertThat(alpha.summary().slowestSpans()).isNotEmpty();
         assertThat(alpha.summary().memory().peakByCategory().asMap())
                 .containsEntry(MemoryCategory.ACTIVATION, 128L).containsEntry(MemoryCategory.PARAMETER, 64L);
         assertThat(alpha.devices()).extracting(d -> d.device()).containsExactly("cpu", "cuda:0");
-        assertThat(queries.summary(new RunRef(-1, "gone"))).isEmpty();
+        assertThat(catalog.summary(new RunRef(-1, "gone"))).isEmpty();
     }
 
     // ---- per-path aggregates and comparisons ---------------------------------------------------
@@ -275,25 +284,25 @@ class JdbiRunQueriesIT {
     @Test
     void aggregatesPathsAsTheDomainDoesOnTheGraph() {
         for (RunToStore run : stored.values()) {
-            assertThat(queries.pathStats(found(run.meta().runId())))
+            assertThat(comparisonFacts.pathStats(found(run.meta().runId())))
                     .isEqualTo(PathStats.ofGraph(run.graph().spans()));
         }
-        assertThat(queries.pathStats(found(ODD_ID))).filteredOn(p -> p.path().equals("odd/dup")).singleElement()
+        assertThat(comparisonFacts.pathStats(found(ODD_ID))).filteredOn(p -> p.path().equals("odd/dup")).singleElement()
                 .satisfies(p -> {
                     assertThat(p.kind()).isEqualTo("function");
                     assertThat(p.count()).isEqualTo(2);
                 });
-        List<PathStats> alpha = queries.pathStats(found("alpha-1"));
+        List<PathStats> alpha = comparisonFacts.pathStats(found("alpha-1"));
         assertThat(alpha).filteredOn(p -> p.path().equals(LAYER_MATMUL)).singleElement()
                 .satisfies(p -> assertThat(p.count()).isEqualTo(2));
-        assertThat(queries.pathStats(new RunRef(-1, "gone"))).isEmpty();
+        assertThat(comparisonFacts.pathStats(new RunRef(-1, "gone"))).isEmpty();
     }
 
     @Test
     void aggregatesPathsAsHandWrittenSqlOverTheStoredNodes() {
         for (String runId : stored.keySet()) {
             RunRef run = found(runId);
-            assertThat(Set.copyOf(queries.pathStats(run))).isEqualTo(Set.copyOf(handWritten(run.key())));
+            assertThat(Set.copyOf(comparisonFacts.pathStats(run))).isEqualTo(Set.copyOf(handWritten(run.key())));
         }
     }
 
@@ -308,7 +317,7 @@ class JdbiRunQueriesIT {
                                 rs.getString("kind"), rs.getLong("count"), rs.getLong("self_time_ns"),
                                 rs.getLong("total_time_ns"), rs.getLong("bytes"), rs.getLong("peak_bytes")))
                         .list());
-                assertThat(PathStats.aggregate(view)).as(sql).isEqualTo(queries.pathStats(run));
+                assertThat(PathStats.aggregate(view)).as(sql).isEqualTo(comparisonFacts.pathStats(run));
             }
         }
     }
@@ -352,7 +361,7 @@ class JdbiRunQueriesIT {
 
     @Test
     void comparesStoredRunsAsTheDomainComparesTheirGraphs() {
-        List<RunFacts> facts = queries.facts(List.of(found("alpha-1"), found("alpha-2"), found("beta-1"),
+        List<RunFacts> facts = comparisonFacts.facts(List.of(found("alpha-1"), found("alpha-2"), found("beta-1"),
                 found(ODD_ID)));
         assertThat(facts).extracting(RunFacts::runId).containsExactly("alpha-1", "alpha-2", "beta-1", ODD_ID);
         for (RunFacts fact : facts) {
@@ -368,8 +377,8 @@ class JdbiRunQueriesIT {
         assertThat(fromStore.added()).extracting(PathStats::path).contains("step/extra", "step/extra/add");
         assertThat(fromStore.removed()).extracting(PathStats::path).contains("step/loss", "step/loss/mean");
         assertThat(fromStore.hasGradientRegression()).isTrue();
-        assertThat(queries.facts(List.of())).isEmpty();
-        assertThatThrownBy(() -> queries.facts(List.of(found("alpha-1"), new RunRef(-1, "gone"))))
+        assertThat(comparisonFacts.facts(List.of())).isEmpty();
+        assertThatThrownBy(() -> comparisonFacts.facts(List.of(found("alpha-1"), new RunRef(-1, "gone"))))
                 .isInstanceOf(DatabaseException.class).hasMessage("run `gone` is no longer stored");
     }
 
@@ -379,8 +388,8 @@ class JdbiRunQueriesIT {
             ExecutionGraph original = stored.get(runId).graph();
             RunRef ref = found(runId);
 
-            assertThat(queries.graph(ref)).contains(original);
-            ExecutionGraph nodesOnly = queries.graph(ref, EnumSet.of(RunQueries.GraphPart.NODES)).orElseThrow();
+            assertThat(graphs.graph(ref)).contains(original);
+            ExecutionGraph nodesOnly = graphs.graph(ref, EnumSet.of(StoredGraphs.GraphPart.NODES)).orElseThrow();
             assertThat(nodesOnly.spans()).isEqualTo(original.spans());
             assertThat(nodesOnly.summary()).isEqualTo(original.summary());
             assertThat(nodesOnly.edges()).isEmpty();
@@ -388,20 +397,20 @@ class JdbiRunQueriesIT {
             assertThat(nodesOnly.gradients()).isEmpty();
             assertThat(nodesOnly.memory().summary()).isEqualTo(original.memory().summary());
             assertThat(nodesOnly.memory().timeline()).isEmpty();
-            ExecutionGraph memoryOnly = queries.graph(ref, EnumSet.of(RunQueries.GraphPart.MEMORY)).orElseThrow();
+            ExecutionGraph memoryOnly = graphs.graph(ref, EnumSet.of(StoredGraphs.GraphPart.MEMORY)).orElseThrow();
             assertThat(memoryOnly.memory()).isEqualTo(original.memory());
             assertThat(memoryOnly.spans()).isEmpty();
         }
-        assertThat(queries.graph(new RunRef(-1, "gone"), EnumSet.noneOf(RunQueries.GraphPart.class))).isEmpty();
+        assertThat(graphs.graph(new RunRef(-1, "gone"), EnumSet.noneOf(StoredGraphs.GraphPart.class))).isEmpty();
     }
 
     @Test
     void readsTheEdgesBesideTheNodesAsItReadsThemAfter() {
         // Big runs have their edges read on a second connection while the nodes are read: here all.
-        JdbiRunQueries apart = new JdbiRunQueries(jdbi, 2, 1);
+        JdbiStoredGraphs apart = new JdbiStoredGraphs(jdbi, 1);
         for (String runId : stored.keySet()) {
             assertThat(apart.graph(found(runId))).contains(stored.get(runId).graph());
-            assertThat(apart.graph(found(runId), EnumSet.of(RunQueries.GraphPart.NODES, RunQueries.GraphPart.EDGES))
+            assertThat(apart.graph(found(runId), EnumSet.of(StoredGraphs.GraphPart.NODES, StoredGraphs.GraphPart.EDGES))
                     .orElseThrow().edges()).isEqualTo(stored.get(runId).graph().edges());
         }
         assertThat(apart.graph(new RunRef(-1, "gone"))).isEmpty();
@@ -411,12 +420,12 @@ class JdbiRunQueriesIT {
     void readsTheSameFactsWithOneConnectionOrMany() {
         List<RunRef> runs = List.of(found("beta-1"), found("alpha-1"), found("alpha-2"), found(ODD_ID),
                 found("alpha-1"));
-        List<RunFacts> alone = new JdbiRunQueries(jdbi, 1).facts(runs);
+        List<RunFacts> alone = new JdbiComparisonFacts(jdbi, 1).facts(runs);
 
-        assertThat(new JdbiRunQueries(jdbi, 4).facts(runs)).isEqualTo(alone);
+        assertThat(new JdbiComparisonFacts(jdbi, 4).facts(runs)).isEqualTo(alone);
         assertThat(alone).extracting(RunFacts::runId).containsExactly("beta-1", "alpha-1", "alpha-2", ODD_ID,
                 "alpha-1");
-        assertThatThrownBy(() -> new JdbiRunQueries(jdbi, 4).facts(List.of(found("alpha-1"), found("alpha-2"),
+        assertThatThrownBy(() -> new JdbiComparisonFacts(jdbi, 4).facts(List.of(found("alpha-1"), found("alpha-2"),
                 new RunRef(-1, "gone"), found("beta-1")))).isInstanceOf(DatabaseException.class)
                 .hasMessage("run `gone` is no longer stored");
     }
@@ -425,7 +434,7 @@ class JdbiRunQueriesIT {
     void readsFactsAgainWithThePathTextsAnEarlierCallRead() {
         // The second and third calls take the texts of the first run of the first call as their
         // reference: beta-1 shares few paths with it (probed), alpha-2 lacks some and adds others.
-        JdbiRunQueries reused = new JdbiRunQueries(jdbi, 2);
+        JdbiComparisonFacts reused = new JdbiComparisonFacts(jdbi, 2);
         for (List<String> ids : List.of(List.of("alpha-1"), List.of("beta-1", "alpha-2"), List.of(ODD_ID, "alpha-1"))) {
             List<RunFacts> facts = reused.facts(ids.stream().map(this::found).toList());
             assertThat(facts).extracting(RunFacts::runId).containsExactlyElementsOf(ids);
@@ -439,8 +448,8 @@ class JdbiRunQueriesIT {
 
     @Test
     void readsGradientsInTraceOrder() {
-        assertThat(queries.gradients(found("alpha-2"))).isEqualTo(stored.get("alpha-2").graph().gradients());
-        assertThat(queries.gradients(found("beta-1"))).isEmpty();
+        assertThat(graphs.gradients(found("alpha-2"))).isEqualTo(stored.get("alpha-2").graph().gradients());
+        assertThat(graphs.gradients(found("beta-1"))).isEmpty();
     }
 
     @Test
@@ -466,7 +475,7 @@ class JdbiRunQueriesIT {
 
     @Test
     void followsAPathAcrossRunsOldestFirst() {
-        List<PathHistoryPoint> history = queries.history(LAYER_MATMUL, null);
+        List<PathHistoryPoint> history = pathHistory.history(LAYER_MATMUL, null);
         assertThat(history).extracting(PathHistoryPoint::runId)
                 .containsExactly("alpha-1", "gamma-1", "alpha-2", "alpha-10");
         for (PathHistoryPoint point : history) {
@@ -478,16 +487,16 @@ class JdbiRunQueriesIT {
         assertThat(history.get(0).stats().selfTimeNs()).isEqualTo(250);
         assertThat(history.get(2).stats().selfTimeNs()).isEqualTo(400);
         assertThat(history.get(0).capturedAt()).isEqualTo(Instant.parse("2026-08-01T10:00:00Z"));
-        assertThat(queries.history(LAYER_MATMUL, INFER)).isEmpty();
-        assertThat(queries.history(LAYER_MATMUL, TRAIN)).hasSize(4);
-        assertThat(queries.history("step/loss", TRAIN)).extracting(PathHistoryPoint::runId)
+        assertThat(pathHistory.history(LAYER_MATMUL, INFER)).isEmpty();
+        assertThat(pathHistory.history(LAYER_MATMUL, TRAIN)).hasSize(4);
+        assertThat(pathHistory.history("step/loss", TRAIN)).extracting(PathHistoryPoint::runId)
                 .containsExactly("alpha-1", "gamma-1");
-        assertThat(queries.history("step/nothing", null)).isEmpty();
+        assertThat(pathHistory.history("step/nothing", null)).isEmpty();
     }
 
     @Test
     void findsAPathWhoseNamesContainSlashes() {
-        List<PathHistoryPoint> history = queries.history(INFER_PATH, null);
+        List<PathHistoryPoint> history = pathHistory.history(INFER_PATH, null);
         assertThat(history).singleElement().satisfies(point -> {
             assertThat(point.runId()).isEqualTo("beta-1");
             assertThat(point.stats().path()).isEqualTo(INFER_PATH);
@@ -550,7 +559,7 @@ class JdbiRunQueriesIT {
         "SELECT 1;;",
     })
     void refusesAnythingButOneQuery(String sql) {
-        SqlOutcome outcome = queries.sql(ReadOnlySql.of(sql));
+        SqlOutcome outcome = adHocSql.sql(ReadOnlySql.of(sql));
         assertThat(outcome).isInstanceOf(SqlOutcome.Refused.class);
         assertThat(counts()).isEqualTo(counts);
     }
@@ -580,21 +589,21 @@ class JdbiRunQueriesIT {
         "EXPLAIN (ANALYZE) UPDATE runs SET run_id = 'x'",
     })
     void runsQueriesThatTryToWriteInAReadOnlyTransaction(String sql) {
-        assertThatThrownBy(() -> queries.sql(ReadOnlySql.of(sql))).isInstanceOf(DatabaseException.class)
+        assertThatThrownBy(() -> adHocSql.sql(ReadOnlySql.of(sql))).isInstanceOf(DatabaseException.class)
                 .hasMessageContaining("read-only transaction");
         assertThat(counts()).isEqualTo(counts);
     }
 
     @Test
     void cannotWriteThroughAQueryRunByAFunction() {
-        assertThatThrownBy(() -> queries.sql(ReadOnlySql.of("SELECT query_to_xml('DELETE FROM runs', true, true, '')")))
+        assertThatThrownBy(() -> adHocSql.sql(ReadOnlySql.of("SELECT query_to_xml('DELETE FROM runs', true, true, '')")))
                 .isInstanceOf(DatabaseException.class).hasMessageContaining("DELETE is not allowed");
         assertThat(counts()).isEqualTo(counts);
     }
 
     @Test
     void cannotSwitchTheTransactionToReadWrite() {
-        assertThatThrownBy(() -> queries.sql(ReadOnlySql.of("SELECT set_config('transaction_read_only', 'off', true)")))
+        assertThatThrownBy(() -> adHocSql.sql(ReadOnlySql.of("SELECT set_config('transaction_read_only', 'off', true)")))
                 .isInstanceOf(DatabaseException.class).hasMessageContaining("read-write mode must be set before");
         assertThat(counts()).isEqualTo(counts);
     }
@@ -647,19 +656,19 @@ class JdbiRunQueriesIT {
 
     @Test
     void limitsRowsAndTime() {
-        SqlOutcome.Rows rows = (SqlOutcome.Rows) queries.sql(new ReadOnlySql("SELECT generate_series(1, 10)",
+        SqlOutcome.Rows rows = (SqlOutcome.Rows) adHocSql.sql(new ReadOnlySql("SELECT generate_series(1, 10)",
                 ReadOnlySql.DEFAULT_TIMEOUT, 3));
         assertThat(rows.rows()).hasSize(3);
         assertThat(rows.truncated()).isTrue();
-        assertThat(((SqlOutcome.Rows) queries.sql(new ReadOnlySql("SELECT generate_series(1, 3)",
+        assertThat(((SqlOutcome.Rows) adHocSql.sql(new ReadOnlySql("SELECT generate_series(1, 3)",
                 ReadOnlySql.DEFAULT_TIMEOUT, 3))).truncated()).isFalse();
-        assertThatThrownBy(() -> queries.sql(new ReadOnlySql("SELECT pg_sleep(10)", Duration.ofMillis(200), 10)))
+        assertThatThrownBy(() -> adHocSql.sql(new ReadOnlySql("SELECT pg_sleep(10)", Duration.ofMillis(200), 10)))
                 .isInstanceOf(DatabaseException.class).hasMessageContaining("statement timeout");
     }
 
     @Test
     void leavesNoReadOnlySessionBehind() {
-        queries.sql(ReadOnlySql.of("SELECT 1"));
+        adHocSql.sql(ReadOnlySql.of("SELECT 1"));
         String readOnly = jdbi.withHandle(h -> h.createQuery("SHOW transaction_read_only").mapTo(String.class).one());
         assertThat(readOnly).isEqualTo("off");
     }
@@ -672,7 +681,7 @@ class JdbiRunQueriesIT {
         assertThat(recipes).hasSizeGreaterThanOrEqualTo(8);
         Map<String, SqlOutcome.Rows> results = new LinkedHashMap<>();
         recipes.forEach((title, sql) -> {
-            SqlOutcome outcome = queries.sql(ReadOnlySql.of(sql));
+            SqlOutcome outcome = adHocSql.sql(ReadOnlySql.of(sql));
             assertThat(outcome).as(title).isInstanceOf(SqlOutcome.Rows.class);
             results.put(title, (SqlOutcome.Rows) outcome);
         });
@@ -716,19 +725,19 @@ class JdbiRunQueriesIT {
     // ---- helpers -------------------------------------------------------------------------------
 
     private RunRef found(String reference) {
-        RunResolution resolution = queries.resolve(reference);
+        RunResolution resolution = catalog.resolve(reference);
         assertThat(resolution).as(reference).isInstanceOf(RunResolution.Found.class);
         return ((RunResolution.Found) resolution).run();
     }
 
     private SqlOutcome.Rows rows(String sql) {
-        SqlOutcome outcome = queries.sql(ReadOnlySql.of(sql));
+        SqlOutcome outcome = adHocSql.sql(ReadOnlySql.of(sql));
         assertThat(outcome).as(sql).isInstanceOf(SqlOutcome.Rows.class);
         return (SqlOutcome.Rows) outcome;
     }
 
     private String refusal(String sql) {
-        SqlOutcome outcome = queries.sql(ReadOnlySql.of(sql));
+        SqlOutcome outcome = adHocSql.sql(ReadOnlySql.of(sql));
         assertThat(outcome).as(sql).isInstanceOf(SqlOutcome.Refused.class);
         return ((SqlOutcome.Refused) outcome).reason();
     }

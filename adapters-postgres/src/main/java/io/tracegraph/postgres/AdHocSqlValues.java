@@ -23,8 +23,8 @@ import org.postgresql.util.PGobject;
  * types as {@code java.time} values; arrays as (nested) lists; JSON, intervals, network addresses
  * and every other type as the text PostgreSQL gives for it.
  */
-final class RunQueriesSqlValues {
-    private RunQueriesSqlValues() {
+final class AdHocSqlValues {
+    private AdHocSqlValues() {
     }
 
     static Object value(ResultSet rs, int column, String typeName) throws SQLException {
