@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.ImportReport;
 import io.tracegraph.application.ImportTraces;
 import io.tracegraph.application.TraceBatch;
+import io.tracegraph.files.TraceFiles;
 import io.tracegraph.postgres.PostgresStore;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -74,17 +75,7 @@ final class ImportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
         }
         TraceFiles.Limits limits = new TraceFiles.Limits(maxTraceBytes, TraceFiles.Limits.defaults().maxNesting());
-        TraceBatch batch = sink -> TraceFiles.walk(paths, limits, new TraceFiles.Visitor() {
-            @Override
-            public void trace(String name, java.io.InputStream in) throws java.io.IOException {
-                sink.trace(name, in);
-            }
-
-            @Override
-            public void unreadable(String name, String reason) {
-                sink.unreadable(name, reason);
-            }
-        });
+        TraceBatch batch = TraceFiles.batch(paths, limits);
         ImportReport report;
         try (PostgresStore store = StoreAccess.open(database, services);
                 ProgressDisplay progress = ProgressDisplay.start(services.io())) {

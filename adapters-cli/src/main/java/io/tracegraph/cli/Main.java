@@ -4,7 +4,8 @@ import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
 import io.tracegraph.domain.port.TraceReader;
 import io.tracegraph.domain.trace.MalformedTraceException;
-import io.tracegraph.json.JacksonTraceReader;
+import io.tracegraph.files.TraceFormats;
+import io.tracegraph.json.CandleTraceFormats;
 import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
@@ -58,7 +59,8 @@ public final class Main {
 
     private static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home,
             List<Class<?>> subcommands) {
-        TraceReader reader = new JacksonTraceReader();
+        // Input discovery picks the reader of each trace by its content, among these.
+        TraceReader reader = TraceFormats.of(CandleTraceFormats.all());
         Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
                 Map.copyOf(env));
         long serverLog = EmbeddedPostgresServer.logEnd(home);

@@ -24,7 +24,7 @@ class ArchitectureTest {
     @Test
     void everyModuleIsImported() {
         for (String pkg : new String[] {"io.tracegraph.domain", "io.tracegraph.application", "io.tracegraph.json",
-            "io.tracegraph.cli"}) {
+            "io.tracegraph.files", "io.tracegraph.postgres", "io.tracegraph.cli"}) {
             org.assertj.core.api.Assertions.assertThat(classes.stream()
                     .anyMatch(c -> c.getPackageName().startsWith(pkg))).as(pkg).isTrue();
         }
@@ -57,11 +57,23 @@ class ArchitectureTest {
     void adaptersDoNotDependOnEachOther() {
         noClasses().that().resideInAPackage("io.tracegraph.json..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("io.tracegraph.postgres..", "io.tracegraph.cli..")
+                .resideInAnyPackage("io.tracegraph.postgres..", "io.tracegraph.files..", "io.tracegraph.cli..")
                 .check(classes);
         noClasses().that().resideInAPackage("io.tracegraph.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.tracegraph.json..", "io.tracegraph.cli..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("io.tracegraph.json..", "io.tracegraph.files..", "io.tracegraph.cli..")
                 .allowEmptyShould(true)
+                .check(classes);
+        noClasses().that().resideInAPackage("io.tracegraph.files..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("io.tracegraph.json..", "io.tracegraph.postgres..", "io.tracegraph.cli..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyInputDiscoveryReadsArchives() {
+        noClasses().that().resideOutsideOfPackage("io.tracegraph.files..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.commons.compress..")
                 .check(classes);
     }
 

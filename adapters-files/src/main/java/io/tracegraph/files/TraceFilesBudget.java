@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.files;
 
 /** A count of bytes that may not pass a limit: one trace's bytes, or all that one input expands to. */
 final class TraceFilesBudget {

@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.files;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

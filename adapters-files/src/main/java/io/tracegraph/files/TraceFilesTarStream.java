@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.files;
 
 import java.io.IOException;
 import java.io.InputStream;

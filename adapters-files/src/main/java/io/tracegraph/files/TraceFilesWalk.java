@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.files;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;

@@ -1,5 +1,6 @@
-package io.tracegraph.cli;
+package io.tracegraph.files;
 
+import io.tracegraph.application.TraceBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -129,5 +130,25 @@ public final class TraceFiles {
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(visitor, "visitor");
         return new TraceFilesWalk(limits, visitor).walk(List.copyOf(paths));
+    }
+
+    /**
+     * The traces of {@code paths} as a batch to import: each {@link TraceBatch#forEach} walks them
+     * as {@link #walk} does, every trace and unreadable input handed to the batch's sink.
+     */
+    public static TraceBatch batch(List<Path> paths, Limits limits) {
+        List<Path> copy = List.copyOf(paths);
+        Objects.requireNonNull(limits, "limits");
+        return sink -> walk(copy, limits, new Visitor() {
+            @Override
+            public void trace(String name, InputStream in) throws IOException {
+                sink.trace(name, in);
+            }
+
+            @Override
+            public void unreadable(String name, String reason) {
+                sink.unreadable(name, reason);
+            }
+        });
     }
 }
