@@ -1,5 +1,6 @@
-package io.tracegraph.cli;
+package io.tracegraph.cli.render;
 
+import io.tracegraph.application.QueryKind;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
@@ -17,42 +18,21 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.memory.TimelinePoint;
-import io.tracegraph.domain.port.StoredGraphs.GraphPart;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.json.GraphJsonWriter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** The query kinds of the original (spec 6) as reports over one execution graph. */
-final class GraphReports {
-    /** The kinds {@code query} answers. */
-    enum Kind {
-        SLOWEST, HEAVIEST, MEMORY, EFFICIENCY, SPANS, EDGES, TENSORS, GRADIENTS, HEALTH
-    }
-
+public final class GraphReports {
     private GraphReports() {
     }
 
-    /** The parts of a stored graph a report of {@code kind} reads (its summary always comes). */
-    static Set<GraphPart> parts(Kind kind) {
-        return switch (kind) {
-            case SLOWEST, HEAVIEST, EFFICIENCY -> EnumSet.of(GraphPart.NODES);
-            case MEMORY -> EnumSet.of(GraphPart.MEMORY);
-            case SPANS -> EnumSet.of(GraphPart.NODES, GraphPart.EDGES);
-            case EDGES -> EnumSet.of(GraphPart.EDGES);
-            case TENSORS -> EnumSet.of(GraphPart.TENSORS);
-            case GRADIENTS -> EnumSet.of(GraphPart.GRADIENTS);
-            case HEALTH -> EnumSet.noneOf(GraphPart.class);
-        };
-    }
-
     /** The report of one kind over a trusted graph and the health of the trace it was built from. */
-    static Report report(Kind kind, ExecutionGraph graph, TraceHealth health) {
+    public static Report report(QueryKind kind, ExecutionGraph graph, TraceHealth health) {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("schema", "candle-graph/trace-query/1");
         facts.put("kind", GraphJsonWriter.wire(kind));

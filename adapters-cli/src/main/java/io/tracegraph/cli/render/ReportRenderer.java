@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.cli.render;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tracegraph.json.GraphJsonWriter;
@@ -12,11 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Renders a {@link Report} as an aligned text table, CSV (RFC 4180) or JSON. */
-final class ReportRenderer {
+public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    static void render(Report report, Format format, OutputStream out) throws IOException {
+    public static void render(Report report, Format format, OutputStream out) throws IOException {
         switch (format) {
             case JSON:
                 GraphJsonWriter.write(out, g -> json(g, report));
@@ -124,7 +124,7 @@ final class ReportRenderer {
     private static void table(PrintWriter w, Report report) {
         int keyWidth = report.facts().keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Map.Entry<String, Object> fact : report.facts().entrySet()) {
-            w.println(pad(fact.getKey() + ":", keyWidth + 1, false) + " " + CliIo.oneLine(cell(fact.getValue())));
+            w.println(pad(fact.getKey() + ":", keyWidth + 1, false) + " " + oneLine(cell(fact.getValue())));
         }
         for (Table table : report.tables()) {
             if (!report.facts().isEmpty() || report.tables().size() > 1) {
@@ -147,7 +147,7 @@ final class ReportRenderer {
                 for (int c = 0; c < row.size(); c++) {
                     Object v = row.get(c);
                     // One table row is one line: a line break in a value is shown, not obeyed.
-                    String s = CliIo.oneLine(cell(v));
+                    String s = oneLine(cell(v));
                     line.add(s);
                     width[c] = Math.max(width[c], s.length());
                     numeric[c] &= v == null || v instanceof Number;
@@ -196,5 +196,39 @@ final class ReportRenderer {
         }
         String fill = " ".repeat(width - s.length());
         return right ? fill + s : s + fill;
+    }
+
+    /**
+     * {@code text} made safe for one terminal line: line breaks and other control characters (an
+     * escape sequence in a hostile span id, say) and Unicode's bidirectional and line-separator
+     * controls are shown as backslash escapes ({@code \n}, {@code \r}, a u-escape for the others),
+     * never obeyed. Tabs stay.
+     */
+    public static String oneLine(String text) {
+        if (text == null) {
+            return "null";
+        }
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean unsafe = c != '\t' && (Character.isISOControl(c) || c >= '\u202a' && c <= '\u202e'
+                    || c >= '\u2066' && c <= '\u2069' || c == '\u2028' || c == '\u2029' || c == '\u200e'
+                    || c == '\u200f' || c == '\u061c');
+            if (unsafe && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (!unsafe) {
+                    out.append(c);
+                } else if (c == '\n') {
+                    out.append("\\n");
+                } else if (c == '\r') {
+                    out.append("\\r");
+                } else {
+                    out.append(String.format("\\u%04x", (int) c));
+                }
+            }
+        }
+        return out == null ? text : out.toString();
     }
 }

@@ -1,4 +1,4 @@
-package io.tracegraph.cli;
+package io.tracegraph.cli.render;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -6,18 +6,18 @@ import java.util.List;
 import java.util.Objects;
 
 /** A named table of values (strings, numbers, booleans, lists or {@code null}) for rendering. */
-record Table(String name, List<String> columns, List<List<Object>> rows) {
-    Table {
+public record Table(String name, List<String> columns, List<List<Object>> rows) {
+    public Table {
         Objects.requireNonNull(name, "name");
         columns = List.copyOf(columns);
         rows = List.copyOf(rows);
     }
 
-    static Builder named(String name, String... columns) {
+    public static Builder named(String name, String... columns) {
         return new Builder(name, Arrays.asList(columns));
     }
 
-    static final class Builder {
+    public static final class Builder {
         private final String name;
         private final List<String> columns;
         private final List<List<Object>> rows = new ArrayList<>();
@@ -27,7 +27,7 @@ record Table(String name, List<String> columns, List<List<Object>> rows) {
             this.columns = columns;
         }
 
-        Builder row(Object... values) {
+        public Builder row(Object... values) {
             if (values.length != columns.size()) {
                 throw new IllegalArgumentException("row has " + values.length + " values for " + columns.size()
                         + " columns of " + name);
@@ -36,7 +36,7 @@ record Table(String name, List<String> columns, List<List<Object>> rows) {
             return this;
         }
 
-        Table build() {
+        public Table build() {
             return new Table(name, columns, rows);
         }
     }
