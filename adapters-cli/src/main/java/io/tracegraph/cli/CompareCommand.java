@@ -2,8 +2,11 @@ package io.tracegraph.cli;
 
 import io.tracegraph.application.CompareRuns;
 import io.tracegraph.application.CompareSets;
+import io.tracegraph.cli.render.ComparisonMarkdown;
 import io.tracegraph.cli.render.ComparisonReports;
+import io.tracegraph.cli.render.ComparisonText;
 import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.Report;
 import io.tracegraph.cli.render.ReportRenderer;
 import java.util.ArrayList;
@@ -87,23 +90,42 @@ final class CompareCommand implements Callable<Integer> {
                     "give either BASE CAND, or --baseline SET and --candidate SET");
         }
         try (Main.UseCases cases = services.useCases(database)) {
+            Rendering rendering = format.rendering(services.io(), services.env());
             Report report;
+            String forPeople = null;
             int status = ExitCode.OK;
             if (sets) {
                 CompareSets.Result compared = InputRejected.valueOf(cases.compareSets().compare(
                         new CompareSets.Command(baseline, candidate, threshold, failOnRegression)));
                 report = ComparisonReports.sets(compared, threshold, limit);
+                if (rendering.format() == Format.MARKDOWN) {
+                    forPeople = ComparisonMarkdown.sets(compared.comparison(), limit);
+                } else if (rendering.terminalTable()) {
+                    forPeople = ComparisonText.sets(compared.comparison(), limit, rendering.screen(), rendering.wide());
+                }
                 if (compared.regression()) {
                     services.io().error("regression: a span, the total time or the memory peak is "
                             + "slower (or bigger) by more than " + failOnRegression + "%");
                     status = ExitCode.REJECTED;
                 }
             } else {
-                report = ComparisonReports.runs(InputRejected.valueOf(cases.compareRuns().compare(
-                        new CompareRuns.Command(runs.get(0), runs.get(1)))), limit);
+                CompareRuns.Result compared = InputRejected.valueOf(cases.compareRuns().compare(
+                        new CompareRuns.Command(runs.get(0), runs.get(1))));
+                report = ComparisonReports.runs(compared, limit);
+                if (rendering.format() == Format.MARKDOWN) {
+                    forPeople = ComparisonMarkdown.runs(compared.comparison(), limit);
+                } else if (rendering.terminalTable()) {
+                    forPeople = ComparisonText.runs(compared.comparison(), limit, rendering.screen(), rendering.wide());
+                }
             }
-            Format chosen = format.chosen(services.io());
-            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            String text = forPeople;
+            Output.write(services.io(), null, out -> {
+                if (text != null) {
+                    ReportRenderer.text(out, w -> w.print(text));
+                } else {
+                    ReportRenderer.render(report, rendering, out);
+                }
+            });
             return status;
         }
     }

@@ -12,7 +12,7 @@ final class FormatConverter implements CommandLine.ITypeConverter<Format> {
             return Format.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException("unknown format '" + value
-                    + "' (expected table, csv or json)");
+                    + "' (expected table, csv, json or markdown)");
         }
     }
 }

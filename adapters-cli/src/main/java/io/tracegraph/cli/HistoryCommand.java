@@ -1,8 +1,8 @@
 package io.tracegraph.cli;
 
 import io.tracegraph.application.FollowPath;
-import io.tracegraph.cli.render.Format;
 import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.PathHistoryPoint;
@@ -48,9 +48,9 @@ final class HistoryCommand implements Callable<Integer> {
         try (Main.UseCases cases = services.useCases(database)) {
             List<PathHistoryPoint> points = InputRejected.valueOf(cases.followPath().follow(
                     new FollowPath.Command(path, entrypoint)));
-            Format chosen = format.chosen(services.io());
-            Report report = RunReports.history(path, points, chosen);
-            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            Rendering rendering = format.rendering(services.io(), services.env());
+            Report report = RunReports.history(path, points, rendering.format());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
             return ExitCode.OK;
         }
     }

@@ -4,6 +4,7 @@ import io.tracegraph.application.ImportReport;
 import io.tracegraph.application.ImportTraces;
 import io.tracegraph.application.TraceBatch;
 import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.files.TraceFiles;
@@ -85,8 +86,8 @@ final class ImportCommand implements Callable<Integer> {
                 report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
             }
         }
-        Format chosen = format.chosen(services.io());
-        Output.write(services.io(), null, out -> ReportRenderer.render(RunReports.importSummary(report), chosen, out));
+        Rendering rendering = format.rendering(services.io(), services.env());
+        Output.write(services.io(), null, out -> ReportRenderer.render(RunReports.importSummary(report), rendering, out));
         // Content rejected by an earlier import is still not stored: the user must hear of it.
         return report.rejections().isEmpty() ? ExitCode.OK : ExitCode.REJECTED;
     }

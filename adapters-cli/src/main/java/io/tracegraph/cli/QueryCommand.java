@@ -6,6 +6,7 @@ import io.tracegraph.application.RunGraph;
 import io.tracegraph.cli.render.Format;
 import io.tracegraph.cli.render.GraphReports;
 import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -66,8 +67,9 @@ final class QueryCommand implements Callable<Integer> {
     }
 
     private int write(Report report) {
-        Format chosen = format.chosen(services.io());
-        Output.write(services.io(), output, out -> ReportRenderer.render(report, chosen, out));
+        Rendering onScreen = format.rendering(services.io(), services.env());
+        Rendering rendering = output == null ? onScreen : onScreen.toFile();
+        Output.write(services.io(), output, out -> ReportRenderer.render(report, rendering, out));
         return ExitCode.OK;
     }
 }

@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.ListRuns;
 import io.tracegraph.cli.render.Format;
 import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.RunFilter;
@@ -69,8 +70,8 @@ final class RunsCommand implements Callable<Integer> {
             List<RunListing> runs = cases.listRuns().list(new ListRuns.Command(new RunFilter(entrypoint, tags, from,
                     limit)));
             Report report = RunReports.runs(runs);
-            Format chosen = format.chosen(services.io());
-            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            Rendering rendering = format.rendering(services.io(), services.env());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
             return ExitCode.OK;
         }
     }

@@ -1,9 +1,10 @@
 package io.tracegraph.cli;
 
 import io.tracegraph.application.ShowRun;
-import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.Report;
 import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.cli.render.RunSummaryText;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.RunSummary;
 import java.util.concurrent.Callable;
@@ -41,9 +42,15 @@ final class ShowCommand implements Callable<Integer> {
     public Integer call() {
         try (Main.UseCases cases = services.useCases(database)) {
             RunSummary summary = InputRejected.valueOf(cases.showRun().show(new ShowRun.Command(run)));
+            Rendering rendering = format.rendering(services.io(), services.env());
+            if (rendering.terminalTable()) {
+                // For a person: a summary of a few labelled lines; JSON, CSV and Markdown keep every field.
+                Output.write(services.io(), null, out -> ReportRenderer.text(out,
+                        w -> w.print(RunSummaryText.render(summary, rendering.screen()))));
+                return ExitCode.OK;
+            }
             Report report = RunReports.show(summary);
-            Format chosen = format.chosen(services.io());
-            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
             return ExitCode.OK;
         }
     }

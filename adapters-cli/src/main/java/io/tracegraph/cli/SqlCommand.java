@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.RunSql;
 import io.tracegraph.cli.render.Format;
 import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.ReadOnlySql;
@@ -70,8 +71,8 @@ final class SqlCommand implements Callable<Integer> {
             }
             SqlOutcome.Rows rows = (SqlOutcome.Rows) outcome;
             Report report = RunReports.rows(rows);
-            Format chosen = format.chosen(services.io());
-            Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
+            Rendering rendering = format.rendering(services.io(), services.env());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
             if (rows.truncated()) {
                 services.io().err().println("note: only the first " + maxRows + " rows are shown (--max-rows)");
             }

@@ -199,7 +199,8 @@ class TraceCommandsTest {
         CliRun run = CliRun.onTerminal("query", sample("synthetic.jsonl").toString(), "--kind", "heaviest");
 
         assertThat(run.status()).isEqualTo(ExitCode.OK);
-        assertThat(run.out()).contains("peak_bytes: 2368", "heaviest_spans (3)", "encoder  Encoder::forward");
+        // For a person: bytes in their units, labels in words (issue 14).
+        assertThat(run.out()).contains("peak bytes:  2.31 KiB", "heaviest spans (3)", "encoder  Encoder::forward  2 KiB");
     }
 
     @Test

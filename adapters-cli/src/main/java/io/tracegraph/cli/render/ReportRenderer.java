@@ -1,7 +1,5 @@
 package io.tracegraph.cli.render;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import io.tracegraph.json.GraphJsonWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -11,114 +9,62 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Renders a {@link Report} as an aligned text table, CSV (RFC 4180) or JSON. */
+/**
+ * Renders a {@link Report} in the format asked for: for a person at a terminal a table fitted to its
+ * width with numbers in their units ({@link ListingText}), Markdown ({@link ListingMarkdown}), JSON or
+ * CSV ({@link ListingMachine}), or, when a table goes to a pipe or a file, today's aligned table
+ * with the numbers as JSON and CSV write them. One renderer serves every listing command.
+ */
 public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    public static void render(Report report, Format format, OutputStream out) throws IOException {
-        switch (format) {
+    /** {@code report} in the format of {@code rendering}. */
+    public static void render(Report report, Rendering rendering, OutputStream out) throws IOException {
+        switch (rendering.format()) {
             case JSON:
-                GraphJsonWriter.write(out, g -> json(g, report));
+                ListingMachine.json(listing(report), out);
                 break;
             case CSV:
-                text(out, w -> csv(w, report));
+                ListingMachine.csv(listing(report), out);
+                break;
+            case MARKDOWN:
+                text(out, w -> w.print(ListingMarkdown.render(listing(report))));
                 break;
             default:
-                text(out, w -> table(w, report));
+                if (rendering.screen().terminal()) {
+                    text(out, w -> w.print(ListingText.render(listing(report), rendering.screen(), rendering.wide())));
+                } else {
+                    text(out, w -> table(w, report));
+                }
         }
     }
 
-    private interface TextBody {
+    /** As {@link #render(Report, Rendering, OutputStream)} for a pipe (tests and callers without a screen). */
+    public static void render(Report report, Format format, OutputStream out) throws IOException {
+        render(report, new Rendering(format, Screen.pipe(), false), out);
+    }
+
+    /** The report as the renderers for people and programs read it. */
+    static Listing listing(Report report) {
+        List<Listing.Grid> grids = new ArrayList<>(report.tables().size());
+        for (Table t : report.tables()) {
+            grids.add(t.namedUnits() ? Listing.Grid.named(t.name(), t.columns(), t.rows())
+                    : Listing.Grid.plain(t.name(), t.columns(), t.rows()));
+        }
+        return new Listing(report.facts(), grids);
+    }
+
+    /** Writes text to a stream. */
+    public interface TextBody {
         void write(PrintWriter w);
     }
 
-    private static void text(OutputStream out, TextBody body) {
+    /** Writes {@code body} as UTF-8 to {@code out}. */
+    public static void text(OutputStream out, TextBody body) {
         PrintWriter w = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
         body.write(w);
         w.flush();
-    }
-
-    private static void json(JsonGenerator g, Report report) throws IOException {
-        g.writeStartObject();
-        for (Map.Entry<String, Object> fact : report.facts().entrySet()) {
-            g.writeFieldName(fact.getKey());
-            value(g, fact.getValue());
-        }
-        for (Table table : report.tables()) {
-            g.writeFieldName(table.name());
-            g.writeStartArray();
-            for (List<Object> row : table.rows()) {
-                g.writeStartObject();
-                for (int c = 0; c < row.size(); c++) {
-                    g.writeFieldName(table.columns().get(c));
-                    value(g, row.get(c));
-                }
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        }
-        g.writeEndObject();
-    }
-
-    private static void value(JsonGenerator g, Object value) throws IOException {
-        if (value == null) {
-            g.writeNull();
-        } else if (value instanceof Long || value instanceof Integer) {
-            g.writeNumber(((Number) value).longValue());
-        } else if (value instanceof Double d) {
-            g.writeNumber(d);
-        } else if (value instanceof Number n) {
-            g.writeNumber(n.toString());
-        } else if (value instanceof Boolean b) {
-            g.writeBoolean(b);
-        } else if (value instanceof List<?> list) {
-            g.writeStartArray();
-            for (Object item : list) {
-                value(g, item);
-            }
-            g.writeEndArray();
-        } else {
-            g.writeString(value.toString());
-        }
-    }
-
-    private static void csv(PrintWriter w, Report report) {
-        boolean several = report.tables().size() > 1;
-        boolean first = true;
-        for (Table table : report.tables()) {
-            if (several) {
-                if (!first) {
-                    w.print("\r\n");
-                }
-                w.print("# " + table.name() + "\r\n");
-            }
-            first = false;
-            w.print(csvLine(table.columns()));
-            for (List<Object> row : table.rows()) {
-                List<String> cells = new ArrayList<>(row.size());
-                for (Object v : row) {
-                    cells.add(v == null ? "" : cell(v));
-                }
-                w.print(csvLine(cells));
-            }
-        }
-    }
-
-    private static String csvLine(List<String> cells) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < cells.size(); i++) {
-            if (i > 0) {
-                line.append(',');
-            }
-            String c = cells.get(i);
-            if (c.indexOf(',') >= 0 || c.indexOf('"') >= 0 || c.indexOf('\n') >= 0 || c.indexOf('\r') >= 0) {
-                line.append('"').append(c.replace("\"", "\"\"")).append('"');
-            } else {
-                line.append(c);
-            }
-        }
-        return line.append("\r\n").toString();
     }
 
     private static void table(PrintWriter w, Report report) {
@@ -174,20 +120,7 @@ public final class ReportRenderer {
     }
 
     private static String cell(Object v) {
-        if (v == null) {
-            return "";
-        }
-        if (v instanceof Double d) {
-            return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.format("%.1f", d) : String.valueOf(d);
-        }
-        if (v instanceof List<?> list) {
-            StringBuilder s = new StringBuilder("[");
-            for (int i = 0; i < list.size(); i++) {
-                s.append(i == 0 ? "" : ",").append(cell(list.get(i)));
-            }
-            return s.append(']').toString();
-        }
-        return v.toString();
+        return ListingMachine.cell(v);
     }
 
     private static String pad(String s, int width, boolean right) {

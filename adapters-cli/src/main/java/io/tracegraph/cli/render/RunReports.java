@@ -116,7 +116,7 @@ public final class RunReports {
 
     /** {@code sql}: the rows a statement gave. */
     public static Report rows(SqlOutcome.Rows rows) {
-        Table table = new Table("rows", rows.columns(), rows.rows());
+        Table table = Table.plain("rows", rows.columns(), rows.rows());
         return new Report(Map.of(), List.of(table));
     }
 

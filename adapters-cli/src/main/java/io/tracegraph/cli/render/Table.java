@@ -5,12 +5,26 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
-/** A named table of values (strings, numbers, booleans, lists or {@code null}) for rendering. */
-public record Table(String name, List<String> columns, List<List<Object>> rows) {
+/**
+ * A named table of values (strings, numbers, booleans, lists or {@code null}) for rendering.
+ * {@code namedUnits}: whether the column names say the units of their numbers ({@code _ns},
+ * {@code _bytes}, ...; see {@link Unit#ofName}), as ours do and a user's SQL columns need not.
+ */
+public record Table(String name, List<String> columns, List<List<Object>> rows, boolean namedUnits) {
     public Table {
         Objects.requireNonNull(name, "name");
         columns = List.copyOf(columns);
         rows = List.copyOf(rows);
+    }
+
+    /** A table whose column names say their units. */
+    public Table(String name, List<String> columns, List<List<Object>> rows) {
+        this(name, columns, rows, true);
+    }
+
+    /** A table of a user's columns: numbers shown without units. */
+    public static Table plain(String name, List<String> columns, List<List<Object>> rows) {
+        return new Table(name, columns, rows, false);
     }
 
     public static Builder named(String name, String... columns) {

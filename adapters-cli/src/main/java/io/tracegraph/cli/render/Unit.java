@@ -30,6 +30,9 @@ public enum Unit {
     /** Anything else: integers plain, other numbers with three significant digits. */
     PLAIN;
 
+    private static final java.util.Set<String> CATEGORIES = java.util.Set.of("activation", "gradient", "optimizer",
+            "other", "parameter");
+
     /** The unit a listing's field name ends with (see the class comment); {@link #PLAIN} when none. */
     public static Unit ofName(String name) {
         String n = name.toLowerCase(Locale.ROOT);
@@ -51,7 +54,9 @@ public enum Unit {
         if (n.equals("total_ms") || n.endsWith("_ms") || n.startsWith("total_ms_")) {
             return MILLISECONDS;
         }
-        if (n.equals("bytes") || n.endsWith("_bytes") || n.startsWith("bytes_") || n.contains("_bytes_")) {
+        // The memory timeline names a column of bytes by each category.
+        if (n.equals("bytes") || n.endsWith("_bytes") || n.startsWith("bytes_") || n.contains("_bytes_")
+                || CATEGORIES.contains(n)) {
             return BYTES;
         }
         if (n.equals("id") || n.endsWith("_id") || n.equals("from") || n.equals("to") || n.equals("base")
