@@ -6,6 +6,8 @@ import io.tracegraph.json.GraphJsonWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,6 +22,9 @@ import picocli.CommandLine.Parameters;
         })
 final class BuildCommand implements Callable<Integer> {
     private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     CommonOptions common;
@@ -38,6 +43,7 @@ final class BuildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        RunArguments.traceFile(spec, trace);
         TraceResult result = services.buildGraph().build(TraceInput.of(trace));
         if (result instanceof TraceResult.Built built) {
             Output.write(services.io(), output, out -> GraphJsonWriter.writeGraph(built.graph(), out));

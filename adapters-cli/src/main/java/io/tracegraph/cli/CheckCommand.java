@@ -6,6 +6,8 @@ import io.tracegraph.json.GraphJsonWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,6 +22,9 @@ import picocli.CommandLine.Parameters;
         })
 final class CheckCommand implements Callable<Integer> {
     private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     CommonOptions common;
@@ -36,6 +41,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        RunArguments.traceFile(spec, trace);
         HealthResult result = services.checkTrace().check(TraceInput.of(trace));
         if (result instanceof HealthResult.Malformed malformed) {
             return Rejections.report(services.io(), malformed);

@@ -62,15 +62,15 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--candidate", paramLabel = "SET", description = "The candidate set of runs.")
     String candidate;
 
-    @Option(names = "--fail-on-regression", paramLabel = "PCT",
+    @Option(names = "--fail-on-regression", paramLabel = "PCT", converter = OptionRanges.Percent.class,
             description = "Exit 1 when a span is `slower` by more than PCT percent (set comparison).")
     Double failOnRegression;
 
-    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
+    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5", converter = OptionRanges.Percent.class,
             description = "Relative change below which a span counts as unchanged, in percent (default: ${DEFAULT-VALUE}).")
     double threshold;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50", converter = OptionRanges.NonNegative.class,
             description = "Paths listed at most (default: ${DEFAULT-VALUE}; 0 for all).")
     int limit;
 
@@ -88,6 +88,14 @@ final class CompareCommand implements Callable<Integer> {
                 || (!sets && runs.size() != 2)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either BASE CAND, or --baseline SET and --candidate SET");
+        }
+        // Before any database starts: a reference's shape, a set's members, a trace file's existence.
+        if (sets) {
+            RunArguments.set(spec, "--baseline", baseline);
+            RunArguments.set(spec, "--candidate", candidate);
+        } else {
+            RunArguments.run(spec, "BASE", runs.get(0));
+            RunArguments.run(spec, "CAND", runs.get(1));
         }
         try (Main.UseCases cases = services.useCases(database)) {
             Rendering rendering = format.rendering(services.io(), services.env());

@@ -70,6 +70,7 @@ final class ExportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown export format '" + format + "' (expected chrome)");
         }
+        RunArguments.run(spec, "RUN", run);
         try (Main.UseCases cases = services.useCases(database)) {
             RunGraph graph = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(run)));
             Output.write(services.io(), output, out -> ChromeTraceWriter.write(graph.graph(), graph.label(), out));

@@ -90,12 +90,23 @@ public final class Main {
                 e instanceof DatabaseException ? explained((DatabaseException) e, home, serverLog) : e,
                 debug(parseResult)));
         cli.setParameterExceptionHandler((e, args) -> {
-            io.error(e.getMessage());
-            CommandLine.UnmatchedArgumentException.printSuggestions(e, io.err());
-            io.err().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            io.error(usageLine(e));
             return ExitCode.USAGE;
         });
         return cli;
+    }
+
+    /**
+     * A usage error as one line: what is wrong (picocli names the option and what it accepts), the
+     * suggestions for a mistyped name, and where the help is.
+     */
+    static String usageLine(CommandLine.ParameterException e) {
+        StringBuilder line = new StringBuilder(e.getMessage());
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            line.append("; did you mean ").append(String.join(" or ", unmatched.getSuggestions())).append('?');
+        }
+        return line.append(" (see '").append(e.getCommandLine().getCommandSpec().qualifiedName())
+                .append(" --help')").toString();
     }
 
     /** A database failure with what the embedded server logged meanwhile, when it crashed or ran out of disk. */

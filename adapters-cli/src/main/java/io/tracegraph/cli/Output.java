@@ -4,13 +4,17 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 
 /**
  * Where a command's result goes: standard output, or a file that appears complete or not at all
- * (written beside its final name, then renamed over it).
+ * (written beside its final name, then renamed over it), with the mode the user's umask gives a new
+ * file.
  */
 final class Output {
     /** Writes something to a stream. */
@@ -18,6 +22,8 @@ final class Output {
     interface Writing {
         void writeTo(OutputStream out) throws IOException;
     }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Output() {
     }
@@ -33,9 +39,21 @@ final class Output {
             Path absolute = file.toAbsolutePath();
             Path dir = absolute.getParent();
             Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, "." + absolute.getFileName(), ".partial");
+            Path temp = null;
+            OutputStream created = null;
+            // Created as any file the user writes is (0666 less the umask), not as a temporary file
+            // (0600): the result is the user's file, for whoever they let read their files.
+            while (created == null) {
+                temp = dir.resolve("." + absolute.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36)
+                        + ".partial");
+                try {
+                    created = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException e) {
+                    // another name
+                }
+            }
             try {
-                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 20)) {
+                try (OutputStream out = new BufferedOutputStream(created, 1 << 20)) {
                     writing.writeTo(out);
                 }
                 Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -11,6 +11,8 @@ import io.tracegraph.cli.render.ReportRenderer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,6 +33,9 @@ import picocli.CommandLine.Parameters;
         })
 final class QueryCommand implements Callable<Integer> {
     private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     CommonOptions common;
@@ -60,6 +65,7 @@ final class QueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        RunArguments.run(spec, "RUN", run);
         try (Main.UseCases cases = services.useCases(database)) {
             RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.toAnswer(this.run, kind)));
             return write(GraphReports.report(kind, run.graph(), run.health()));

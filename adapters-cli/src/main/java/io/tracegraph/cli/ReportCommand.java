@@ -78,7 +78,7 @@ final class ReportCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}); the rest is merged visibly.")
     int maxNodes;
 
-    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
+    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5", converter = OptionRanges.Percent.class,
             description = "Relative change below which a path counts as unchanged (default: ${DEFAULT-VALUE}%%).")
     double threshold;
 
@@ -94,6 +94,12 @@ final class ReportCommand implements Callable<Integer> {
         }
         if (maxNodes < 100) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--max-nodes must be at least 100");
+        }
+        if (compare) {
+            RunArguments.runOrSet(spec, "BASE", runs.get(0));
+            RunArguments.runOrSet(spec, "CAND", runs.get(1));
+        } else {
+            RunArguments.run(spec, "RUN", runs.get(0));
         }
         try (Main.UseCases cases = services.useCases(database)) {
             if (!compare) {

@@ -9,6 +9,8 @@ import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.RunSummary;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
@@ -21,6 +23,9 @@ import picocli.CommandLine.Parameters;
         })
 final class ShowCommand implements Callable<Integer> {
     private final Main.Services services;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     CommonOptions common;
@@ -40,6 +45,7 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        RunArguments.run(spec, "RUN", run);
         try (Main.UseCases cases = services.useCases(database)) {
             RunSummary summary = InputRejected.valueOf(cases.showRun().show(new ShowRun.Command(run)));
             Rendering rendering = format.rendering(services.io(), services.env());

@@ -37,11 +37,11 @@ final class SqlCommand implements Callable<Integer> {
     @Parameters(paramLabel = "QUERY", description = "The query.")
     String query;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", converter = OptionRanges.TimeoutSeconds.class,
             description = "Statement timeout (default: ${DEFAULT-VALUE} s).")
     long timeoutSeconds;
 
-    @Option(names = "--max-rows", paramLabel = "N", defaultValue = "100000",
+    @Option(names = "--max-rows", paramLabel = "N", defaultValue = "100000", converter = OptionRanges.Positive.class,
             description = "Rows returned at most (default: ${DEFAULT-VALUE}).")
     int maxRows;
 

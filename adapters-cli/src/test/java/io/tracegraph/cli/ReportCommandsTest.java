@@ -245,9 +245,11 @@ class ReportCommandsTest {
         assertThat(rejected.err()).startsWith("error: " + bad).endsWith("\n").hasLineCount(1);
         assertThat(html).doesNotExist();
 
+        // A missing trace is a usage error named as such (issue 14), found before anything is read.
         CliRun missing = CliRun.of("export", dir.resolve("nope.jsonl").toString());
-        assertThat(missing.status()).isEqualTo(ExitCode.FAILURE);
-        assertThat(missing.err()).isEqualTo("error: " + dir.resolve("nope.jsonl") + ": no such file\n");
+        assertThat(missing.status()).isEqualTo(ExitCode.USAGE);
+        assertThat(missing.err()).isEqualTo("error: RUN: " + dir.resolve("nope.jsonl")
+                + ": no such file (see 'tracegraph export --help')\n");
     }
 
     @Test

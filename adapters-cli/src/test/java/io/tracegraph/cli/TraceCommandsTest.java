@@ -100,19 +100,23 @@ class TraceCommandsTest {
     }
 
     @Test
-    void aMissingFileIsAnInfrastructureFailureInOneLine() {
+    void aMissingFileIsAUsageErrorInOneLine() {
+        // A trace named on the command line that does not exist is the user's argument at fault (issue 14).
         CliRun run = CliRun.of("build", dir.resolve("nope.jsonl").toString());
 
-        assertThat(run.status()).isEqualTo(ExitCode.FAILURE);
-        assertThat(run.err()).isEqualTo("error: " + dir.resolve("nope.jsonl") + ": no such file\n");
+        assertThat(run.status()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).isEqualTo("error: " + dir.resolve("nope.jsonl")
+                + ": no such file (see 'tracegraph build --help')\n");
     }
 
     @Test
-    void debugAddsTheStackTrace() {
-        CliRun run = CliRun.of("build", "--debug", dir.resolve("nope.jsonl").toString());
+    void debugAddsTheStackTrace() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        CliRun run = CliRun.of("build", "--debug", sample("synthetic.jsonl").toString(), "-o",
+                file.resolve("graph.json").toString());
 
         assertThat(run.status()).isEqualTo(ExitCode.FAILURE);
-        assertThat(run.err()).contains("NoSuchFileException").contains("\tat ");
+        assertThat(run.err()).contains("FileAlreadyExistsException").contains("\tat ");
     }
 
     @Test

@@ -20,6 +20,14 @@ public final class CompareSets {
         public Command {
             Objects.requireNonNull(baseline, "baseline");
             Objects.requireNonNull(candidate, "candidate");
+            if (!Double.isFinite(thresholdPercent) || thresholdPercent < 0) {
+                throw new IllegalArgumentException("the threshold is a percentage of 0 or more: " + thresholdPercent);
+            }
+            if (failOnRegressionPercent != null && (!Double.isFinite(failOnRegressionPercent)
+                    || failOnRegressionPercent < 0)) {
+                throw new IllegalArgumentException("the regression limit is a percentage of 0 or more: "
+                        + failOnRegressionPercent);
+            }
         }
     }
 
@@ -49,6 +57,13 @@ public final class CompareSets {
         try {
             RunSet baseline = sources.select(command.baseline());
             RunSet candidate = sources.select(command.candidate());
+            // A set holds each run once: one named twice (say as latest and by its run_id) is refused.
+            for (RunSet set : List.of(baseline, candidate)) {
+                if (!set.duplicates().isEmpty()) {
+                    return Outcome.rejected((set == baseline ? "the baseline" : "the candidate") + " names "
+                            + String.join(", ", set.duplicates()) + " more than once; a set holds each run once");
+                }
+            }
             List<List<RunFacts>> sides = sources.sets(List.of(baseline, candidate));
             GroupComparison comparison = GroupComparison.compare(sides.get(0), sides.get(1), options);
             boolean regression = command.failOnRegressionPercent() != null

@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * {@link Outcome.Rejected}.
  */
 public final class RunSources {
-    private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d+))?\\.\\.latest(?:~(\\d+))?");
+    /** Nine digits at most, as the store reads {@code latest~N}: a longer N names no range. */
+    private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d{1,9}))?\\.\\.latest(?:~(\\d{1,9}))?");
 
     /** The input names no run, or a trace it names is rejected: the message says which. */
     static final class Rejection extends RuntimeException {

@@ -64,16 +64,27 @@ class CompareSetsTest {
     }
 
     @Test
-    void reportsRunsNamedTwiceAndKeepsTodaysFailureForThem() {
-        // Today a run named twice reaches the domain, which refuses the set (an internal error).
-        assertThatThrownBy(() -> compare.compare(new CompareSets.Command("base-1,base-1,base-2", "tag:side=cand", 5,
-                null))).isInstanceOf(IllegalArgumentException.class);
+    void rejectsASetThatNamesARunTwice() {
+        assertThat(rejection(compare.compare(new CompareSets.Command("base-1,base-1,base-2", "tag:side=cand", 5,
+                null)))).isEqualTo("the baseline names base-1 more than once; a set holds each run once");
+        assertThat(rejection(compare.compare(new CompareSets.Command("base-1,base-2", "cand-1,cand-2,cand-1", 5,
+                null)))).isEqualTo("the candidate names cand-1 more than once; a set holds each run once");
         assertThat(done(new ResolveRunSet(fixture.sources).resolve(new ResolveRunSet.Command("base-1,base-1,base-2")))
                 .duplicates()).containsExactly("base-1");
         CompareSets.Result distinct = done(compare.compare(new CompareSets.Command("base-1,base-2", "cand-1,cand-2",
                 5, null)));
         assertThat(distinct.baselineDuplicates()).isEmpty();
         assertThat(distinct.candidateDuplicates()).isEmpty();
+    }
+
+    @Test
+    void refusesMeaninglessPercentages() {
+        for (double bad : new double[] {-5, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> new CompareSets.Command("a", "b", bad, null))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new CompareSets.Command("a", "b", 5, bad))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
     }
 
     @Test
