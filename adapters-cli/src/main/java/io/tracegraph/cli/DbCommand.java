@@ -4,6 +4,12 @@ import io.tracegraph.postgres.Database;
 import io.tracegraph.postgres.DatabaseConfig;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.nio.file.Path;
+import io.tracegraph.cli.render.Rendering;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -99,9 +105,20 @@ final class DbCommand implements Callable<Integer> {
                 "",
                 "Exits 0 when it runs, 3 when it does not.",
             })
-    int status(@Mixin CommonOptions common) {
+    int status(@Mixin CommonOptions common, @Mixin FormatOption format) {
         Optional<DatabaseConfig> running = EmbeddedPostgresServer.running(home());
         Path data = home().resolve("pgdata");
+        if (format.named()) {
+            // A listing like the others when a format is asked for; else the one sentence of old.
+            Map<String, Object> facts = new LinkedHashMap<>();
+            facts.put("state", running.isPresent() ? "running" : "not running");
+            facts.put("address", running.map(DatabaseConfig::describe).orElse(null));
+            facts.put("data", data.toString());
+            Report report = new Report(facts, List.of());
+            Rendering rendering = format.rendering(services.io(), services.env());
+            Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
+            return running.isPresent() ? ExitCode.OK : ExitCode.FAILURE;
+        }
         if (running.isEmpty()) {
             services.io().out().println("embedded database: not running (data in " + data + ")");
             return ExitCode.FAILURE;

@@ -17,6 +17,11 @@ record CliRun(int status, String out, String err) {
         return run(true, Map.of(), NO_HOME, args);
     }
 
+    /** On a terminal, with an environment (COLUMNS, NO_COLOR, TRACEGRAPH_DB_URL...) and a home of the test's own. */
+    static CliRun onTerminal(Map<String, String> env, Path home, String... args) {
+        return run(true, env, home, args);
+    }
+
     /** With an environment (e.g. TRACEGRAPH_DB_URL) and a tracegraph home of the test's own. */
     static CliRun with(Map<String, String> env, Path home, String... args) {
         return run(false, env, home, args);

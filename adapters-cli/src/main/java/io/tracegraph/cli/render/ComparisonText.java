@@ -53,8 +53,8 @@ public final class ComparisonText {
         LabelledLines sides = new LabelledLines()
                 .add("Baseline", side(c.baselineRuns(), c.totalMs(), true))
                 .add("Candidate", side(c.candidateRuns(), c.totalMs(), false))
-                .add("Threshold", HumanUnits.percent(c.options().threshold() * 100) + " (changes within it are "
-                        + "unchanged; slower and faster need a confirming rank-sum test)");
+                .add("Threshold", HumanUnits.percent(c.options().threshold() * 100) + " (smaller changes are "
+                        + "unchanged)");
         for (String line : sides.lines(width, screen.color())) {
             out.append(line).append('\n');
         }

@@ -15,6 +15,8 @@ import java.util.Objects;
  */
 public final class FittedTable {
     private static final String GAP = "  ";
+    /** The longest leaf a path column widens for before leaving columns out. */
+    private static final int LONGEST_LEAF = 40;
 
     /** How a column's cells are aligned. */
     public enum Align { LEFT, RIGHT }
@@ -137,24 +139,35 @@ public final class FittedTable {
                 natural[c] = Math.max(natural[c], TextWidth.of(row.get(c).text()));
             }
         }
+        // A path column gives way only down to what shows every leaf whole behind "…/" (up to a point):
+        // a leaf names the span, so columns are left out before leaves are cut.
+        int[] floors = new int[n];
+        for (int c = 0; c < n; c++) {
+            Column column = columns.get(c);
+            int floor = Math.min(natural[c], column.minWidth());
+            if (column.fit() == Fit.PATH) {
+                int leaf = 0;
+                for (List<Cell> row : rows) {
+                    String text = row.get(c).text();
+                    leaf = Math.max(leaf, TextWidth.of(text.substring(text.lastIndexOf('/') + 1)) + 2);
+                }
+                floor = Math.min(natural[c], Math.max(floor, Math.min(leaf, LONGEST_LEAF)));
+            }
+            floors[c] = column.fit() == Fit.KEEP ? natural[c] : floor;
+        }
         boolean[] shown = new boolean[n];
         Arrays.fill(shown, true);
         int[] widths = natural.clone();
         if (!wide) {
-            List<Integer> droppable = new ArrayList<>();
-            for (int c = 0; c < n; c++) {
-                if (columns.get(c).priority() > 0) {
-                    droppable.add(c);
+            if (!fits(floors, shown, width)) {
+                // Not even with every optional column left out: leaves are cut rather than the columns that keep.
+                Arrays.fill(shown, true);
+                for (int c = 0; c < n; c++) {
+                    floors[c] = columns.get(c).fit() == Fit.KEEP ? natural[c] : Math.min(natural[c], columns.get(c).minWidth());
                 }
+                fits(floors, shown, width);
             }
-            // The least important first; of equals, the rightmost.
-            droppable.sort(Comparator.<Integer>comparingInt(c -> columns.get(c).priority()).reversed()
-                    .thenComparing(Comparator.<Integer>reverseOrder()));
-            for (int next = 0; floor(natural, shown) > width && next < droppable.size(); next++) {
-                int c = droppable.get(next);
-                shown[c] = false;
-            }
-            share(natural, shown, width, widths);
+            share(natural, floors, shown, width, widths);
         }
         List<String> lines = new ArrayList<>(rows.size() + 2);
         List<Cell> header = new ArrayList<>(n);
@@ -177,14 +190,32 @@ public final class FittedTable {
         return new Layout(lines, hiddenInOrder);
     }
 
-    /** The narrowest the shown columns can be: whole where they keep, at their minimum where they shrink. */
-    private int floor(int[] natural, boolean[] shown) {
+    /**
+     * Leaves out optional columns, the least important first (of equals, the rightmost), until the
+     * shown ones fit {@code width} at their floors; whether they do then.
+     */
+    private boolean fits(int[] floors, boolean[] shown, int width) {
+        List<Integer> droppable = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            if (columns.get(c).priority() > 0) {
+                droppable.add(c);
+            }
+        }
+        droppable.sort(Comparator.<Integer>comparingInt(c -> columns.get(c).priority()).reversed()
+                .thenComparing(Comparator.<Integer>reverseOrder()));
+        for (int next = 0; floor(floors, shown) > width && next < droppable.size(); next++) {
+            shown[droppable.get(next)] = false;
+        }
+        return floor(floors, shown) <= width;
+    }
+
+    /** The narrowest the shown columns can be: whole where they keep, at their floor where they shrink. */
+    private static int floor(int[] floors, boolean[] shown) {
         int total = 0;
         int count = 0;
-        for (int c = 0; c < natural.length; c++) {
+        for (int c = 0; c < floors.length; c++) {
             if (shown[c]) {
-                Column column = columns.get(c);
-                total += column.fit() == Fit.KEEP ? natural[c] : Math.min(natural[c], column.minWidth());
+                total += floors[c];
                 count++;
             }
         }
@@ -192,7 +223,7 @@ public final class FittedTable {
     }
 
     /** Gives the shrinking columns the width left by the others, the narrowest first (water-filling). */
-    private void share(int[] natural, boolean[] shown, int width, int[] widths) {
+    private void share(int[] natural, int[] floors, boolean[] shown, int width, int[] widths) {
         int left = width;
         int shownCount = 0;
         List<Integer> shrinking = new ArrayList<>();
@@ -212,7 +243,7 @@ public final class FittedTable {
         for (int i = 0; i < shrinking.size(); i++) {
             int c = shrinking.get(i);
             int fair = left / (shrinking.size() - i);
-            int w = Math.max(Math.min(natural[c], fair), Math.min(natural[c], columns.get(c).minWidth()));
+            int w = Math.max(Math.min(natural[c], fair), floors[c]);
             widths[c] = w;
             left -= w;
         }
@@ -250,7 +281,8 @@ public final class FittedTable {
             // Only when even the columns that keep cannot fit: cut the line, plainly.
             return TextWidth.clipEnd(plain.toString(), width);
         }
-        return styled.toString();
+        // An empty last cell pads nothing: no line ends in blanks.
+        return styled.toString().stripTrailing();
     }
 
     private static String fit(String text, Column column, int width, boolean header) {

@@ -71,8 +71,20 @@ public final class ListingMachine {
         }
     }
 
+    /**
+     * The grids as CSV; a listing of facts alone ({@code db status}) as one row of them, so that CSV
+     * is never empty.
+     */
     public static void csv(Listing listing, OutputStream out) {
         PrintWriter w = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        if (listing.grids().isEmpty() && !listing.facts().isEmpty()) {
+            w.print(csvLine(new ArrayList<>(listing.facts().keySet())));
+            List<String> cells = new ArrayList<>();
+            listing.facts().values().forEach(v -> cells.add(cell(v)));
+            w.print(csvLine(cells));
+            w.flush();
+            return;
+        }
         boolean several = listing.grids().size() > 1;
         boolean first = true;
         for (Listing.Grid grid : listing.grids()) {

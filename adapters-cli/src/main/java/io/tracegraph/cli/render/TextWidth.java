@@ -13,12 +13,22 @@ public final class TextWidth {
     }
 
     /**
-     * Columns {@code text} takes on a terminal: combining marks and format characters none, East
-     * Asian wide and full-width characters (and most emoji) two, every other code point one.
+     * Columns {@code text} takes on a terminal: combining marks, format characters and escape
+     * sequences (the colours of {@link Style}) none, East Asian wide and full-width characters (and
+     * most emoji) two, every other code point one.
      */
     public static int of(String text) {
         int width = 0;
         for (int i = 0; i < text.length(); ) {
+            if (text.charAt(i) == '\u001b' && i + 1 < text.length() && text.charAt(i + 1) == '[') {
+                // A colour (SGR) sequence of our own Style takes no column.
+                int end = i + 2;
+                while (end < text.length() && (text.charAt(end) < '@' || text.charAt(end) > '~')) {
+                    end++;
+                }
+                i = end + 1;
+                continue;
+            }
             int cp = text.codePointAt(i);
             width += columns(cp);
             i += Character.charCount(cp);
@@ -96,7 +106,7 @@ public final class TextWidth {
     /**
      * A semantic path ({@code a/b/c}) in at most {@code width} columns: whole when it fits, else its
      * longest tail that starts at a component and fits behind {@code …/}; when not even the leaf
-     * fits, the leaf's end behind {@code …}.
+     * fits, the leaf's beginning behind {@code …/}, cut at its end ({@code …/AdamW::update[emb…}).
      */
     public static String shortenPath(String path, int width) {
         if (of(path) <= width) {
@@ -110,7 +120,10 @@ public final class TextWidth {
             }
             slash = path.indexOf('/', slash + 1);
         }
-        return clipStart(path, width);
+        if (width < 4) {
+            return clipEnd(path, width);
+        }
+        return ELLIPSIS + "/" + clipEnd(path.substring(path.lastIndexOf('/') + 1), width - 2);
     }
 
     /**

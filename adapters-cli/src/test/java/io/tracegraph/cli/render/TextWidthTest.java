@@ -21,15 +21,18 @@ class TextWidthTest {
             assertThat(TextWidth.of(shown)).as("width %d: %s", width, shown).isLessThanOrEqualTo(width);
             if (width >= "…/softmax".length()) {
                 assertThat(shown).as("width %d", width).endsWith("/softmax").startsWith("…/");
-            } else {
-                assertThat("softmax").as("width %d", width).endsWith(shown.substring(1));
+            } else if (width >= 4) {
+                assertThat(shown).as("width %d", width).startsWith("…/").endsWith("…");
+                assertThat("softmax").startsWith(shown.substring(2, shown.length() - 1));
             }
         }
     }
 
     @Test
-    void aLeafTooLongForTheWidthKeepsItsEnd() {
-        assertThat(TextWidth.shortenPath("a/very_long_leaf_name", 8)).isEqualTo("…af_name");
+    void aLeafTooLongForTheWidthKeepsItsBeginningAfterTheBoundary() {
+        assertThat(TextWidth.shortenPath("a/very_long_leaf_name", 8)).isEqualTo("…/very_…");
+        assertThat(TextWidth.shortenPath("very_long_leaf_name", 8)).isEqualTo("…/very_…");
+        assertThat(TextWidth.shortenPath("a/very_long_leaf_name", 3)).isEqualTo("a/…");
     }
 
     @Test
@@ -37,6 +40,7 @@ class TextWidthTest {
         assertThat(TextWidth.of("注意力")).isEqualTo(6);
         assertThat(TextWidth.of("e\u0301")).isEqualTo(1);
         assertThat(TextWidth.of("µs")).isEqualTo(2);
+        assertThat(TextWidth.of(Style.BAD.apply("slower", true))).isEqualTo(6);
         assertThat(TextWidth.clipEnd("注意力机制", 5)).isEqualTo("注意…");
         assertThat(TextWidth.clipStart("注意力机制", 5)).isEqualTo("…机制");
     }
