@@ -19,8 +19,11 @@ public record Listing(Map<String, Object> facts, List<Grid> grids) {
         grids = List.copyOf(grids);
     }
 
-    /** One table of a listing. */
-    public record Grid(String name, List<String> columns, List<Unit> units, List<List<Object>> rows) {
+    /**
+     * One table of a listing; {@code ours}: its columns are named by our rules, so people read them
+     * as words ({@link Unit#label}), else (a user's SQL) as they are.
+     */
+    public record Grid(String name, List<String> columns, List<Unit> units, List<List<Object>> rows, boolean ours) {
         public Grid {
             Objects.requireNonNull(name, "name");
             columns = List.copyOf(columns);
@@ -46,7 +49,12 @@ public record Listing(Map<String, Object> facts, List<Grid> grids) {
             for (String c : columns) {
                 units.add(Unit.ofName(c));
             }
-            return new Grid(name, columns, units, rows);
+            return new Grid(name, columns, units, rows, true);
+        }
+
+        /** A grid of our columns with the units given. */
+        public Grid(String name, List<String> columns, List<Unit> units, List<List<Object>> rows) {
+            this(name, columns, units, rows, true);
         }
 
         /** A grid of plain values: numbers without units, every other column text (ad-hoc SQL). */
@@ -59,7 +67,7 @@ public record Listing(Map<String, Object> facts, List<Grid> grids) {
                 }
                 units.add(numbers ? Unit.PLAIN : Unit.TEXT);
             }
-            return new Grid(name, columns, units, rows);
+            return new Grid(name, columns, units, rows, false);
         }
     }
 }

@@ -36,7 +36,7 @@ public final class ListingMarkdown {
             List<String> headers = new ArrayList<>();
             List<Boolean> right = new ArrayList<>();
             for (int c = 0; c < grid.columns().size(); c++) {
-                headers.add(Unit.label(grid.columns().get(c)));
+                headers.add(grid.ours() ? Unit.label(grid.columns().get(c)) : grid.columns().get(c));
                 boolean numbers = true;
                 for (List<Object> row : grid.rows()) {
                     numbers &= row.get(c) == null || row.get(c) instanceof Number;

@@ -68,7 +68,7 @@ public final class ListingText {
                 Object v = row.get(c);
                 numbers &= v == null || v instanceof Number;
             }
-            String header = Unit.label(name);
+            String header = grid.ours() ? Unit.label(name) : name;
             Column column;
             if (unit == Unit.PATH) {
                 column = Column.path(header, PATH_MIN);
