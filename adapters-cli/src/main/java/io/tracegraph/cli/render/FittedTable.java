@@ -222,7 +222,7 @@ public final class FittedTable {
         return total + GAP.length() * Math.max(0, count - 1);
     }
 
-    /** Gives the shrinking columns the width left by the others, the narrowest first (water-filling). */
+    /** Gives the shrinking columns the width the others leave: each its floor, the rest from the left. */
     private void share(int[] natural, int[] floors, boolean[] shown, int width, int[] widths) {
         int left = width;
         int shownCount = 0;
@@ -239,13 +239,15 @@ public final class FittedTable {
             }
         }
         left -= GAP.length() * Math.max(0, shownCount - 1);
-        shrinking.sort(Comparator.comparingInt(c -> natural[c]));
-        for (int i = 0; i < shrinking.size(); i++) {
-            int c = shrinking.get(i);
-            int fair = left / (shrinking.size() - i);
-            int w = Math.max(Math.min(natural[c], fair), floors[c]);
-            widths[c] = w;
-            left -= w;
+        // Each gets its floor; what is left goes to them from the left (the more important first).
+        for (int c : shrinking) {
+            widths[c] = floors[c];
+            left -= floors[c];
+        }
+        for (int c : shrinking) {
+            int more = Math.max(0, Math.min(natural[c] - widths[c], left));
+            widths[c] += more;
+            left -= more;
         }
     }
 
