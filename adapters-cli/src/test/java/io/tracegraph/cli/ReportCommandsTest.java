@@ -41,13 +41,13 @@ class ReportCommandsTest {
     static void writeTraces() throws IOException {
         train = dir.resolve("train.jsonl");
         SyntheticTrace.training().ops(1_200).seed(7).writeTo(train);
-        // Repeated runs of one program; the candidate's Mlp::forward spans take twice as long.
+        // Repeated runs of one program; the candidate's Mlp::forward spans take twice as long and hold more memory.
         for (int i = 0; i < RUNS_PER_SIDE; i++) {
             Path b = dir.resolve("base" + i + ".jsonl");
             Path c = dir.resolve("cand" + i + ".jsonl");
             SyntheticTrace.training().ops(1_200).seed(7).timingSeed(100 + i).runId("base-" + i).writeTo(b);
             SyntheticTrace.training().ops(1_200).seed(7).timingSeed(200 + i).runId("cand-" + i).slowSpan("Mlp::forward", 2.0)
-                    .writeTo(c);
+                    .growMemory("Mlp::forward", 2).writeTo(c);
             baseline.add(b.toString());
             candidate.add(c.toString());
         }
@@ -192,6 +192,11 @@ class ReportCommandsTest {
         assertThat(ReportPage.read(html).table("paths").get("rows").size()).isPositive();
         String facts = data.get("facts").toString();
         assertThat(facts).contains("\"baseline runs\"").contains("base0.jsonl").contains("cand0.jsonl");
+        // One vocabulary (issue 14): the memory peak is bigger or smaller, never slower or faster.
+        Map<String, String> byLabel = new HashMap<>();
+        data.get("facts").forEach(f -> byLabel.put(f.get("label").asText(), f.get("value").asText()));
+        assertThat(byLabel.get("memory peak, verdict")).as("the candidate's workspace grows").isEqualTo("bigger");
+        assertThat(byLabel.get("measured total, verdict")).isIn("slower", "faster", "unchanged", "inconclusive");
     }
 
     @Test

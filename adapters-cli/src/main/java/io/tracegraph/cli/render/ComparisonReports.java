@@ -10,7 +10,6 @@ import io.tracegraph.domain.compare.PathComparison;
 import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
-import io.tracegraph.domain.compare.Verdict;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,8 +81,8 @@ public final class ComparisonReports {
         facts.put("candidate_runs", (long) c.candidateRuns());
         facts.put("threshold_percent", threshold);
         facts.put("notes", String.join("; ", c.notes()));
-        metric(facts, "total_ms", c.totalMs(), wire(c.totalMs().verdict()));
-        metric(facts, "peak_bytes", c.peakBytes(), sizeVerdict(c.peakBytes().verdict()));
+        metric(facts, "total_ms", c.totalMs(), VerdictWords.time(c.totalMs().verdict()));
+        metric(facts, "peak_bytes", c.peakBytes(), VerdictWords.size(c.peakBytes().verdict()));
         Table.Builder paths = Table.named("paths", "path", "kind", "verdict", "self_base_median_ns",
                 "self_candidate_median_ns", "self_change_percent", "self_ci_low_percent", "self_ci_high_percent",
                 "total_base_median_ns", "total_candidate_median_ns", "total_change_percent", "total_ci_low_percent",
@@ -91,7 +90,7 @@ public final class ComparisonReports {
         for (PathComparison p : limited(c.paths())) {
             MetricComparison self = p.selfTimeNs();
             MetricComparison total = p.totalTimeNs();
-            paths.row(p.path(), p.kind(), wire(p.verdict()), self.baselineMedian(), self.candidateMedian(),
+            paths.row(p.path(), p.kind(), VerdictWords.time(p.verdict()), self.baselineMedian(), self.candidateMedian(),
                     pct(self.relativeChange()), self.interval() == null ? null : pct(self.interval().lower()),
                     self.interval() == null ? null : pct(self.interval().upper()), total.baselineMedian(),
                     total.candidateMedian(), pct(total.relativeChange()),
@@ -107,15 +106,6 @@ public final class ComparisonReports {
         facts.put(name + "_candidate_median", m.candidateMedian());
         facts.put(name + "_change_percent", pct(m.relativeChange()));
         facts.put(name + "_verdict", verdict);
-    }
-
-    /** A verdict about bytes in the words of bytes: bigger and smaller rather than slower and faster. */
-    private static String sizeVerdict(Verdict verdict) {
-        return switch (verdict) {
-            case SLOWER -> "bigger";
-            case FASTER -> "smaller";
-            default -> wire(verdict);
-        };
     }
 
     private Table presences(String name, List<PathPresence> paths) {
@@ -137,9 +127,5 @@ public final class ComparisonReports {
 
     private static Double pct(double fraction) {
         return Double.isFinite(fraction) ? Math.round(fraction * 10000) / 100.0 : null;
-    }
-
-    private static String wire(Enum<?> e) {
-        return e.name().toLowerCase(java.util.Locale.ROOT);
     }
 }

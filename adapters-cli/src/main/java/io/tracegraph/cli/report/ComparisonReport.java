@@ -3,6 +3,7 @@ package io.tracegraph.cli.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tracegraph.domain.compare.ConfidenceInterval;
 import io.tracegraph.domain.compare.GradientChange;
+import io.tracegraph.cli.render.VerdictWords;
 import io.tracegraph.domain.compare.GroupComparison;
 import io.tracegraph.domain.compare.MetricComparison;
 import io.tracegraph.domain.compare.PathChange;
@@ -128,7 +129,7 @@ public final class ComparisonReport {
             if (Double.isFinite(self.relativeChange())) {
                 bars.add(new Bar(p.path(), self.relativeChange(), self.interval(),
                         (long) (self.candidateMedian() - self.baselineMedian()), (long) self.baselineMedian(),
-                        (long) self.candidateMedian(), wire(self.verdict())));
+                        (long) self.candidateMedian(), VerdictWords.time(self.verdict())));
             }
         }
         // Paths on one side only have no medians: the representative runs give their size, if they have them.
@@ -151,11 +152,11 @@ public final class ComparisonReport {
                 .add("measured total, baseline median", c.totalMs().baselineMedian(), "ms")
                 .add("measured total, candidate median", c.totalMs().candidateMedian(), "ms")
                 .add("measured total, change", pct(c.totalMs().relativeChange()), "percent")
-                .add("measured total, verdict", wire(c.totalMs().verdict()), "text")
+                .add("measured total, verdict", VerdictWords.time(c.totalMs().verdict()), "text")
                 .add("memory peak, baseline median", (long) c.peakBytes().baselineMedian(), "bytes")
                 .add("memory peak, candidate median", (long) c.peakBytes().candidateMedian(), "bytes")
                 .add("memory peak, change", pct(c.peakBytes().relativeChange()), "percent")
-                .add("memory peak, verdict", wire(c.peakBytes().verdict()), "text")
+                .add("memory peak, verdict", VerdictWords.size(c.peakBytes().verdict()), "text")
                 .add("threshold", 100 * c.options().threshold(), "share")
                 .add("confidence", 100 * c.options().confidence(), "share")
                 .add("slower paths", (long) c.pathsWith(Verdict.SLOWER).size(), "count")
@@ -166,7 +167,7 @@ public final class ComparisonReport {
                 "runs (baseline)", "count", "runs (candidate)", "count");
         for (PathComparison p : c.paths().subList(0, Math.min(TOP, c.paths().size()))) {
             MetricComparison t = p.totalTimeNs();
-            paths.row(p.path(), p.kind(), wire(p.verdict()), t.baselineMedian(), t.candidateMedian(),
+            paths.row(p.path(), p.kind(), VerdictWords.time(p.verdict()), t.baselineMedian(), t.candidateMedian(),
                     pct(t.relativeChange()), t.interval() == null ? null : pct(t.interval().lower()),
                     t.interval() == null ? null : pct(t.interval().upper()), pct(p.selfTimeNs().relativeChange()),
                     (long) p.baselineRuns(), (long) p.candidateRuns());
@@ -268,7 +269,7 @@ public final class ComparisonReport {
                 sums = v[s];
                 PathComparison p = compared.get(union.hashes.get(s));
                 if (p != null) {
-                    verdict[e] = wire(p.verdict());
+                    verdict[e] = VerdictWords.time(p.verdict());
                     ConfidenceInterval interval = p.totalTimeNs().interval();
                     if (interval != null) {
                         lo[e] = finite(interval.lower());

@@ -686,10 +686,10 @@
     var tables = section('tables', 'Tables');
     data.tables.forEach(function (t) {
       table(tables, t, function (td, column, v) {
-        if ((column === 'verdict' && v === 'slower') || (column === 'regression' && v === 'yes')) {
+        if ((column === 'verdict' && (v === 'slower' || v === 'bigger')) || (column === 'regression' && v === 'yes')) {
           td.className = 'bad';
         }
-        if (column === 'verdict' && v === 'faster') { td.className = 'good'; }
+        if (column === 'verdict' && (v === 'faster' || v === 'smaller')) { td.className = 'good'; }
       });
     });
   }
