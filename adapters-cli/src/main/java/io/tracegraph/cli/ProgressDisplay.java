@@ -3,6 +3,7 @@ package io.tracegraph.cli;
 import io.tracegraph.application.ImportProgress;
 import io.tracegraph.domain.run.ImportOutcome;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -48,14 +49,14 @@ final class ProgressDisplay implements ImportProgress, AutoCloseable {
         long total = bytes.addAndGet(size);
         if (bar != null) {
             bar.stepTo(n);
-            bar.setExtraMessage(String.format(" %.1f MB, %d rejected", total / 1e6, rejected.get()));
+            bar.setExtraMessage(String.format(Locale.ROOT, " %.1f MB, %d rejected", total / 1e6, rejected.get()));
             return;
         }
         long now = System.nanoTime();
         if (now - lastLine >= LINE_EVERY_NANOS) {
             lastLine = now;
             synchronized (err) {
-                err.printf("import: %d traces (%d rejected), %.1f MB, %.0f s%n", n, rejected.get(), total / 1e6,
+                err.printf(Locale.ROOT, "import: %d traces (%d rejected), %.1f MB, %.0f s%n", n, rejected.get(), total / 1e6,
                         (now - started) / 1e9);
                 err.flush();
             }

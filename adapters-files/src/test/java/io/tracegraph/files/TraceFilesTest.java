@@ -25,6 +25,7 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class TraceFilesTest {
@@ -164,14 +165,13 @@ class TraceFilesTest {
         Path onDisk = write("bomb.jsonl.gz", bomb);
         Path inTar = write("bombs.tar.gz", gzip(tar(file("b.jsonl.gz", bomb), file("after.jsonl", "ok"))));
 
-        long start = System.nanoTime();
         Recorder recorder = new Recorder();
         TraceFiles.walk(List.of(onDisk, inTar), ONE_MIB, recorder);
 
+        // How long a refusal takes is measured by bench/trace-files (TraceFilesBenchmark), not here.
         assertThat(recorder.unreadable).containsExactly(onDisk + ": larger than the limit of 1048576 bytes",
                 inTar + "!b.jsonl.gz: larger than the limit of 1048576 bytes");
         assertThat(recorder.names()).containsExactly(inTar + "!after.jsonl");
-        assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
     }
 
     @Test
@@ -224,6 +224,7 @@ class TraceFilesTest {
     }
 
     @Test
+    @Timeout(120)
     void refusesANestedArchiveBombAsAWhole() throws IOException {
         List<Entry> zeros = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -236,14 +237,14 @@ class TraceFilesTest {
         Path bomb = write("42.zip", layer);
         Path after = write("after.jsonl", "ok");
 
-        long start = System.nanoTime();
         Recorder recorder = new Recorder();
         TraceFiles.walk(List.of(bomb, after), ONE_MIB, recorder);
 
+        // Refused before it is expanded (bench/trace-files measures how soon); the timeout stops a
+        // walk that would expand it instead.
         assertThat(recorder.unreadable).singleElement().asString().startsWith(bomb + ": expands to more than")
                 .endsWith("refused as an archive bomb");
         assertThat(recorder.names()).containsExactly(after.toString());
-        assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
     }
 
     @Test
@@ -294,7 +295,7 @@ class TraceFilesTest {
     }
 
     @Test
-    void walksTenThousandTinyEntriesQuickly() throws IOException {
+    void walksTenThousandTinyEntries() throws IOException {
         Entry[] entries = new Entry[10_000];
         for (int i = 0; i < entries.length; i++) {
             entries[i] = file(String.format("run-%05d.jsonl", i), "{\"i\":" + i + "}\n");
@@ -302,15 +303,12 @@ class TraceFilesTest {
         Path tar = write("tiny.tar.gz", gzip(tar(entries)));
         Path zip = write("tiny.zip", zip(entries));
 
-        long start = System.nanoTime();
         Recorder recorder = new Recorder();
         TraceFiles.Summary summary = TraceFiles.walk(List.of(tar), TraceFiles.Limits.defaults(), recorder);
-        long elapsed = System.nanoTime() - start;
         TraceFiles.Summary zipped = TraceFiles.walk(List.of(zip), TraceFiles.Limits.defaults(), new Recorder());
 
         assertThat(summary.traces()).isEqualTo(10_000);
         assertThat(recorder.traces.get(tar + "!run-09999.jsonl")).isEqualTo("{\"i\":9999}\n");
-        assertThat(elapsed).isLessThan(2_000_000_000L);
         assertThat(zipped.traces()).isEqualTo(10_000);
     }
 
