@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A few labelled lines, as a person writes a summary ({@code Ran:     tinygpt::train::update on
- * cuda:0}), labels aligned, each line cut to the width.
+ * cuda:0}), labels aligned, a long value wrapped at spaces below its label to fit the width.
  */
 public final class LabelledLines {
     private record Entry(String label, String value, Style style) {
@@ -36,9 +36,13 @@ public final class LabelledLines {
         }
         List<String> lines = new ArrayList<>(entries.size());
         for (Entry e : entries) {
-            String label = TextWidth.pad(e.label() + ":", labelWidth, false) + "  ";
-            String value = TextWidth.clipEnd(e.value(), Math.max(1, width - TextWidth.of(label)));
-            lines.add(TextWidth.clipEnd(label, width) + e.style().apply(value, color));
+            String label = TextWidth.clipEnd(TextWidth.pad(e.label() + ":", labelWidth, false) + "  ", width - 1);
+            String indent = " ".repeat(TextWidth.of(label));
+            // A long value goes on below its label, at its indent: the whole of it, never cut but per word.
+            List<String> parts = TextWidth.wrap(e.value(), Math.max(1, width - TextWidth.of(label)), "");
+            for (int i = 0; i < parts.size(); i++) {
+                lines.add((i == 0 ? label : indent) + e.style().apply(parts.get(i), color));
+            }
         }
         return lines;
     }

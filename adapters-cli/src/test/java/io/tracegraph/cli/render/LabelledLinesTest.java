@@ -17,7 +17,18 @@ class LabelledLinesTest {
     }
 
     @Test
-    void longValuesAreCutToTheWidth() {
+    void longValuesWrapBelowTheirLabel() {
+        LabelledLines lines = new LabelledLines().add("Memory", "199 MiB on cuda:0 at 12.3 ms (activation 143 MiB)")
+                .add("Run", "r1");
+        assertThat(lines.lines(30, false)).containsExactly(
+                "Memory:  199 MiB on cuda:0 at",
+                "         12.3 ms (activation",
+                "         143 MiB)",
+                "Run:     r1");
+    }
+
+    @Test
+    void aWordLongerThanTheWidthIsCut() {
         LabelledLines lines = new LabelledLines().add("Tags", "x".repeat(100));
         String line = lines.lines(40, false).get(0);
         assertThat(TextWidth.of(line)).isEqualTo(40);
