@@ -123,7 +123,8 @@ public enum Unit {
     public static String label(String name) {
         String n = name;
         for (String suffix : new String[] {"_ns", "_ms", "_percent"}) {
-            if (n.endsWith(suffix) && n.length() > suffix.length()) {
+            // A rate keeps its unit: bytes_per_ns is "bytes per ns".
+            if (n.endsWith(suffix) && n.length() > suffix.length() && !n.endsWith("_per" + suffix)) {
                 n = n.substring(0, n.length() - suffix.length());
                 break;
             }

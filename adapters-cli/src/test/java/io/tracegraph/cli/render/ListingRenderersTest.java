@@ -141,6 +141,7 @@ class ListingRenderersTest {
         assertThat(Unit.ofName("run_id")).isEqualTo(Unit.ID);
         assertThat(Unit.ofName("count")).isEqualTo(Unit.PLAIN);
         assertThat(Unit.label("self_time_ns")).isEqualTo("self time");
+        assertThat(Unit.label("bytes_per_ns")).isEqualTo("bytes per ns");
         assertThat(Unit.label("total_ms_delta")).isEqualTo("total delta");
         assertThat(Unit.label("bytes_change_percent")).isEqualTo("bytes change");
         assertThat(Unit.MILLISECONDS.human(-0.5, true)).isEqualTo("-500 µs");
