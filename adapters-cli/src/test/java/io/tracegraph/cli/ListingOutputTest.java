@@ -145,6 +145,8 @@ class ListingOutputTest {
                     assertThat(run.status()).as(label + ": " + run.err()).isEqualTo(ExitCode.OK);
                     check(label, format, run.out());
                 }
+            }
+            for (List<String> command : commands(false)) {
                 CliRun terminal = CliRun.onTerminal(Map.of("COLUMNS", "120"), HOME, args(command));
                 OutputRules.fitsTheTerminal(command.get(0) + " on a terminal in " + l, terminal.out(), 120);
             }
