@@ -30,6 +30,12 @@ import picocli.CommandLine;
                     + "or not at all; content already stored is skipped; malformed and untrusted traces are "
                     + "rejected with their reason and the rest is imported. Ends with a summary.",
             "",
+            "candle-graph bundles (a folder with bundle.json, on disk or in an archive) and campaigns "
+                    + "(a campaign/1 manifest, e.g. campaign.json) are read too: a bundle's trace is imported "
+                    + "only once every file its bundle.json lists has the listed SHA-256, else the bundle is "
+                    + "rejected naming the file; its run is tagged bundle=<sha256 of bundle.json>, and "
+                    + "campaign=<id>, campaign.step=<n> when a campaign plans it.",
+            "",
             "Exits 0 when nothing was rejected, 1 when some input was (now, or its content by an earlier "
                     + "import), 3 when the database or the file system failed.",
         })

@@ -1,6 +1,7 @@
 package io.tracegraph.files;
 
 import io.tracegraph.application.TraceBatch;
+import io.tracegraph.domain.run.BundleIdentity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -17,6 +18,13 @@ import java.util.Objects;
  * trace stream is bounded by {@link Limits#maxEntryBytes()} counted after decompression, and one
  * input may not expand past {@link Limits#maxExpansion(long)} in all (nested archive bombs).
  * An input that cannot be read is reported and the walk goes on with the next.
+ *
+ * <p>candle-graph bundles (a folder holding {@code bundle.json}, on disk or in an archive) and
+ * campaigns (a {@code campaign/1} manifest) are recognised: a bundle's files are all checked against
+ * its {@code bundle.json} before its trace, and only its trace, is visited (with
+ * {@link Visitor#trace(String, InputStream, BundleIdentity)}); a bundle that fails is reported once,
+ * naming the file. An archive file is read twice for this: a first pass finds its bundles and
+ * campaigns. See {@code docs/input-discovery.md}.
  */
 public final class TraceFiles {
     private TraceFiles() {
@@ -80,6 +88,18 @@ public final class TraceFiles {
         void trace(String name, InputStream in) throws IOException;
 
         /**
+         * The trace of a candle-graph bundle, as {@link #trace(String, InputStream)}, once every file
+         * its {@code bundle.json} lists has been found with the listed size and SHA-256 (a bundle that
+         * fails is reported as {@link #unreadable} instead, naming the file, and nothing of it is
+         * visited). A trace read again from disk for this call fails at its end, as a failure of the
+         * stream, should its bytes have changed since. A visitor that ignores where a trace came from
+         * need not override this.
+         */
+        default void trace(String name, InputStream in, BundleIdentity bundle) throws IOException {
+            trace(name, in);
+        }
+
+        /**
          * An input that could not be read, or could be read only up to some point (a corrupt or
          * truncated archive: its entries before the damage have been visited), with a one-line
          * reason. The walk continues with the next input.
@@ -96,8 +116,16 @@ public final class TraceFiles {
      * @param skipped    files that are neither traces nor archives, symbolic links to directories,
      *                   and archive entries that are links or devices
      * @param unreadable {@link Visitor#unreadable} calls
+     * @param bundles    candle-graph bundles met (each verified, or rejected once); their files are
+     *                   counted in {@code files}, the trace in {@code traces}, the others in {@code skipped}
+     * @param campaigns  candle-graph campaign manifests met (counted in {@code files})
      */
-    public record Summary(long files, long traces, long archives, long skipped, long unreadable) {
+    public record Summary(long files, long traces, long archives, long skipped, long unreadable, long bundles,
+            long campaigns) {
+        /** A walk that met no bundle and no campaign. */
+        public Summary(long files, long traces, long archives, long skipped, long unreadable) {
+            this(files, traces, archives, skipped, unreadable, 0, 0);
+        }
     }
 
     /** A trace, or a whole input, that is larger than the limits allow. */
@@ -143,6 +171,11 @@ public final class TraceFiles {
             @Override
             public void trace(String name, InputStream in) throws IOException {
                 sink.trace(name, in);
+            }
+
+            @Override
+            public void trace(String name, InputStream in, BundleIdentity bundle) throws IOException {
+                sink.trace(name, in, bundle);
             }
 
             @Override

@@ -11,6 +11,11 @@ final class TraceFilesBudget {
         this.message = message;
     }
 
+    /** A budget of the same limit, nothing used yet. */
+    TraceFilesBudget fresh() {
+        return new TraceFilesBudget(limit, message);
+    }
+
     static TraceFilesBudget unlimited() {
         return new TraceFilesBudget(Long.MAX_VALUE, "");
     }

@@ -4,6 +4,8 @@ import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
 import io.tracegraph.domain.port.RunStore;
 import io.tracegraph.domain.port.TraceReader;
+import io.tracegraph.domain.run.BundleIdentity;
+import io.tracegraph.domain.run.CampaignCapture;
 import io.tracegraph.domain.run.ImportLogEntry;
 import io.tracegraph.domain.run.ImportOutcome;
 import io.tracegraph.domain.run.KnownContent;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,8 +44,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * the rest goes on. Content already stored is skipped before parsing. With {@code jobs > 1}, traces
  * of up to {@link #BUFFERED_TRACE_BYTES} are read into memory and processed in parallel; larger
  * ones are streamed in the batch's thread (the reader itself decodes on several threads).
+ *
+ * <p>A trace that came in a verified candle-graph bundle ({@link TraceBatch.Sink#trace(String,
+ * InputStream, BundleIdentity)}) must be of the run_id its {@code bundle.json} names, and of the
+ * entrypoint and capture step its campaign plans, if any; its run keeps the bundle's identity
+ * ({@link RunToStore#bundle()}) and the tags {@link #BUNDLE_TAG}, {@link #CAMPAIGN_TAG} and
+ * {@link #CAMPAIGN_STEP_TAG}.
  */
 public final class ImportTraces {
+    /** The tag naming the bundle a run came in: the SHA-256 of its {@code bundle.json}. */
+    public static final String BUNDLE_TAG = "bundle";
+    /** The tag naming the campaign that planned a run's capture: its {@code campaign_id}. */
+    public static final String CAMPAIGN_TAG = "campaign";
+    /** The tag giving the capture step that the campaign planned for the run. */
+    public static final String CAMPAIGN_STEP_TAG = "campaign.step";
+
     /** Largest trace that is buffered in memory to be processed by a worker. */
     public static final int BUFFERED_TRACE_BYTES = 64 << 20;
 
@@ -93,17 +109,26 @@ public final class ImportTraces {
             command.batch().forEach(new TraceBatch.Sink() {
                 @Override
                 public void trace(String name, InputStream in) {
+                    accept(name, in, null);
+                }
+
+                @Override
+                public void trace(String name, InputStream in, BundleIdentity bundle) {
+                    accept(name, in, Objects.requireNonNull(bundle, "bundle"));
+                }
+
+                private void accept(String name, InputStream in, BundleIdentity bundle) {
                     int index = tally.nextIndex();
                     byte[] bytes;
                     try {
                         if (workers == null) {
-                            tally.record(index, importOne(name, in, tally));
+                            tally.record(index, importOne(name, in, bundle, tally));
                             return;
                         }
                         bytes = in.readNBytes(BUFFERED_TRACE_BYTES + 1);
                         if (bytes.length > BUFFERED_TRACE_BYTES) {
                             InputStream rest = new java.io.SequenceInputStream(new ByteArrayInputStream(bytes), in);
-                            tally.record(index, importOne(name, rest, tally));
+                            tally.record(index, importOne(name, rest, bundle, tally));
                             return;
                         }
                     } catch (IOException | UncheckedIOException e) {
@@ -114,7 +139,7 @@ public final class ImportTraces {
                     slots.acquireUninterruptibly();
                     pending.add(workers.submit(() -> {
                         try {
-                            tally.record(index, importOne(name, new ByteArrayInputStream(bytes), tally));
+                            tally.record(index, importOne(name, new ByteArrayInputStream(bytes), bundle, tally));
                             return null;
                         } finally {
                             slots.release();
@@ -179,7 +204,7 @@ public final class ImportTraces {
         }
     }
 
-    private Result importOne(String name, InputStream in, Tally tally) throws IOException {
+    private Result importOne(String name, InputStream in, BundleIdentity bundle, Tally tally) throws IOException {
         MessageDigest sha = sha256();
         if (in instanceof ByteArrayInputStream) {
             // A buffered trace is hashed first, so that known content is not parsed again.
@@ -189,9 +214,9 @@ public final class ImportTraces {
             if (known.isPresent()) {
                 return known.get();
             }
-            return parseAndStore(name, new ByteArrayInputStream(bytes), sha, hash, tally);
+            return parseAndStore(name, new ByteArrayInputStream(bytes), sha, hash, bundle, tally);
         }
-        return parseAndStore(name, new DigestInputStream(in, sha), sha, null, tally);
+        return parseAndStore(name, new DigestInputStream(in, sha), sha, null, bundle, tally);
     }
 
     /** Content seen before: a duplicate of a stored run, or rejected again for what it is. */
@@ -211,10 +236,11 @@ public final class ImportTraces {
 
     /**
      * Reads, checks, builds and stores one trace. {@code hash} is known for buffered traces; for
-     * streamed ones it is the digest of everything read, taken once the stream is drained.
+     * streamed ones it is the digest of everything read, taken once the stream is drained. A trace
+     * of a bundle must be the run that the bundle (and the campaign that planned it) names.
      */
-    private Result parseAndStore(String name, InputStream in, MessageDigest sha, String hash, Tally tally)
-            throws IOException {
+    private Result parseAndStore(String name, InputStream in, MessageDigest sha, String hash, BundleIdentity bundle,
+            Tally tally) throws IOException {
         CountingInput counted = new CountingInput(in);
         TraceDocument doc;
         try {
@@ -225,6 +251,10 @@ public final class ImportTraces {
             return known.orElseGet(() -> rejectContent(name, e.problem().render(), digest, counted.count, tally));
         }
         String digest = drain(counted, sha, hash);
+        Optional<String> foreign = bundle == null ? Optional.empty() : notTheBundlesRun(bundle, doc.run());
+        if (foreign.isPresent()) {
+            return reject(name, foreign.get(), digest, counted.count, tally);
+        }
         GraphOutcome outcome = GraphBuilder.build(doc);
         if (outcome instanceof GraphOutcome.Untrusted untrusted) {
             Optional<Result> known = hash == null ? known(name, digest, counted.count, tally) : Optional.empty();
@@ -233,7 +263,8 @@ public final class ImportTraces {
         GraphOutcome.Built built = (GraphOutcome.Built) outcome;
         long bytes = counted.count;
         StoreResult stored = store.store(new RunToStore(name, digest, bytes, doc.schema(),
-                withTags(doc.run(), tally.command.tags()), built.health(), built.graph()), tally.command.replace());
+                withTags(doc.run(), tags(bundle, tally.command.tags())), built.health(), built.graph(), bundle),
+                tally.command.replace());
         if (stored instanceof StoreResult.Stored s) {
             return done(name, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, null, s.runId(), digest,
                     bytes, built.graph().spans().size(), built.graph().edges().size(), false, tally);
@@ -244,6 +275,50 @@ public final class ImportTraces {
         }
         StoreResult.Conflict conflict = (StoreResult.Conflict) stored;
         return done(name, ImportOutcome.REJECTED, conflict.message(), null, digest, bytes, 0, 0, false, tally);
+    }
+
+    /**
+     * Why a bundle's trace is not the run its bundle names: another run_id than {@code bundle.json}'s
+     * (candle-graph binds the two), or another entrypoint or capture step than the campaign plans.
+     */
+    private static Optional<String> notTheBundlesRun(BundleIdentity bundle, RunMeta run) {
+        if (!bundle.runId().equals(run.runId())) {
+            return Optional.of("bundle.json names run_id `" + bundle.runId() + "` but the trace is of run_id `"
+                    + run.runId() + "`");
+        }
+        if (bundle.campaign() == null) {
+            return Optional.empty();
+        }
+        CampaignCapture planned = bundle.campaign();
+        if (!planned.entrypoint().equals(run.entrypoint())) {
+            return Optional.of("campaign `" + planned.campaignId() + "` (" + planned.source() + ") plans entrypoint `"
+                    + planned.entrypoint() + "` but the trace is of entrypoint `" + run.entrypoint() + "`");
+        }
+        if (planned.captureStep() != run.captureStep()) {
+            return Optional.of("campaign `" + planned.campaignId() + "` (" + planned.source() + ") plans capture_step "
+                    + planned.captureStep() + " for bundle " + planned.bundle() + " but the trace is of capture_step "
+                    + run.captureStep());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The tags a run gets besides its own: {@code bundle} (the SHA-256 of the bundle's
+     * {@code bundle.json}), {@code campaign} and {@code campaign.step} for a capture a campaign planned,
+     * then the command's tags, which win.
+     */
+    static Map<String, String> tags(BundleIdentity bundle, Map<String, String> commandTags) {
+        if (bundle == null) {
+            return commandTags;
+        }
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put(BUNDLE_TAG, bundle.manifestSha256());
+        bundle.plannedBy().ifPresent(c -> {
+            tags.put(CAMPAIGN_TAG, c.campaignId());
+            tags.put(CAMPAIGN_STEP_TAG, Long.toString(c.captureStep()));
+        });
+        tags.putAll(commandTags);
+        return tags;
     }
 
     /** Reads the rest of the stream so the digest covers the whole trace; returns the hex digest. */
