@@ -14,6 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.commonmark.ext.gfm.tables.TableBlock;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.node.HtmlBlock;
+import org.commonmark.node.Node;
+import org.commonmark.node.Paragraph;
+import org.commonmark.parser.Parser;
+import org.commonmark.renderer.text.TextContentRenderer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -159,6 +166,35 @@ class ListingOutputTest {
             case "json" -> OutputRules.numbersInJson(label, out);
             case "csv" -> OutputRules.numbersInCsv(label, out);
             default -> OutputRules.numbersInText(label, out, format.equals("markdown"));
+        }
+    }
+
+    @Test
+    void markdownParsesAsGfmWithTheSummaryLineFirst() {
+        Parser parser = Parser.builder().extensions(List.of(TablesExtension.create())).build();
+        TextContentRenderer text = TextContentRenderer.builder().extensions(List.of(TablesExtension.create())).build();
+        List<String> sets = commands(false).stream().filter(c -> c.get(0).equals("compare-sets")).findFirst()
+                .orElseThrow();
+        Node comment = parser.parse(CliRun.of(args(sets, "--format", "markdown")).out());
+        assertThat(comment.getFirstChild()).isInstanceOf(Paragraph.class);
+        assertThat(text.render(comment.getFirstChild())).matches("tracegraph compare: \\d+ paths? slower, \\d+ faster "
+                + "\\(of \\d+ compared\\); total time .* (slower|faster|unchanged|inconclusive); memory peak .* "
+                + "(bigger|smaller|unchanged|inconclusive)");
+        Node regressions = comment.getFirstChild().getNext();
+        assertThat(regressions).isInstanceOf(TableBlock.class);
+        assertThat(text.render(regressions)).contains("Mlp::forward", "slower").doesNotContain("unchanged");
+        boolean folded = false;
+        for (Node n = regressions; n != null; n = n.getNext()) {
+            folded |= n instanceof HtmlBlock h && h.getLiteral().startsWith("<details><summary>The other ");
+        }
+        assertThat(folded).as("the rest folded in <details>").isTrue();
+        for (List<String> command : commands(false)) {
+            Node doc = parser.parse(CliRun.of(args(command, "--format", "markdown")).out());
+            boolean table = false;
+            for (Node n = doc.getFirstChild(); n != null; n = n.getNext()) {
+                table |= n instanceof TableBlock;
+            }
+            assertThat(table || command.get(0).startsWith("query-")).as(command.get(0)).isTrue();
         }
     }
 
