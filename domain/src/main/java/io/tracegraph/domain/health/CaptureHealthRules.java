@@ -59,6 +59,58 @@ final class CaptureHealthRules {
     private TraceHealth run() {
         List<SpanRecord> spans = doc.spans();
         RunOutcome outcome = doc.outcome();
+
+        // One pass per record list gathers what the checks below report, in the original's order.
+        long latest = 0;
+        long closed = 0;
+        long roots = 0;
+        long measured = 0;
+        long forward = 0;
+        long backward = 0;
+        long optimizer = 0;
+        for (SpanRecord span : spans) {
+            latest = Math.max(latest, Saturating.add(span.startNs(), span.closed() ? span.durationNs() : 0));
+            closed += span.closed() ? 1 : 0;
+            roots += span.parentId() == null ? 1 : 0;
+            measured += span.measured() ? 1 : 0;
+            if (span.step() == ExecutionStep.FORWARD) {
+                forward++;
+            } else if (span.step() == ExecutionStep.BACKWARD) {
+                backward++;
+            } else if (span.step() == ExecutionStep.OPTIMIZER) {
+                optimizer++;
+            }
+        }
+        List<String> opsUnknown = new ArrayList<>(0);
+        List<OpEvent> opsOutside = new ArrayList<>(0);
+        for (OpEvent op : doc.ops()) {
+            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
+            SpanRecord span = byId.get(op.spanId());
+            if (span == null) {
+                opsUnknown.add(op.spanId());
+            } else if (span.closed()) {
+                long spanEnd = Saturating.add(span.startNs(), span.durationNs());
+                if (op.timestampNs() < span.startNs() || Saturating.add(op.timestampNs(), op.durationNs()) > spanEnd) {
+                    opsOutside.add(op);
+                }
+            }
+        }
+        List<String> memoryUnknown = new ArrayList<>(0);
+        List<MemoryEvent> memoryOutside = new ArrayList<>(0);
+        for (MemoryEvent event : doc.memory()) {
+            latest = Math.max(latest, event.timestampNs());
+            SpanRecord span = byId.get(event.spanId());
+            if (span == null) {
+                memoryUnknown.add(event.spanId());
+            } else if (revision >= 10 && span.closed() && (event.timestampNs() < span.startNs()
+                    || event.timestampNs() > Saturating.add(span.startNs(), span.durationNs()))) {
+                memoryOutside.add(event);
+            }
+        }
+        for (DeviceMemoryEvent sample : doc.deviceMemory()) {
+            latest = Math.max(latest, sample.timestampNs());
+        }
+
         if (revision >= 10) {
             doc.run().provenanceProblem().ifPresent(problem -> error("run_provenance_invalid", problem));
         }
@@ -67,7 +119,6 @@ final class CaptureHealthRules {
         } else if (outcome.isFailed() && (outcome.reason() == null || RustText.isBlank(outcome.reason()))) {
             error("failed_without_reason", "failed terminal outcome requires a non-empty reason");
         }
-        long latest = latestHostTimestamp();
         if (outcome.timestampNs() < latest) {
             error("terminal_precedes_evidence", "terminal timestamp " + outcome.timestampNs()
                     + " precedes host evidence ending at " + latest);
@@ -78,11 +129,9 @@ final class CaptureHealthRules {
         if (byId.size() != spans.size()) {
             error("duplicate_span_id", "span IDs must be unique");
         }
-        long roots = spans.stream().filter(s -> s.parentId() == null).count();
         if (roots != 1) {
             error("root_count", "expected exactly one root span, found " + roots);
         }
-        long measured = spans.stream().filter(SpanRecord::measured).count();
         if (measured != 1 && !failed) {
             error("measurement_count", "expected exactly one measured region, found " + measured);
         }
@@ -112,50 +161,36 @@ final class CaptureHealthRules {
                 error("span_cycle", "span `" + span.id() + "` participates in a parent cycle");
             }
         }
-        for (OpEvent op : doc.ops()) {
-            unknownSpan("operation", op.spanId());
-        }
+        opsUnknown.forEach(id -> unknownSpan("operation", id));
         for (TensorEvent tensor : doc.tensors()) {
-            unknownSpan("tensor", tensor.spanId());
+            if (!byId.containsKey(tensor.spanId())) {
+                unknownSpan("tensor", tensor.spanId());
+            }
         }
         if (revision >= 10) {
             for (TensorStats stats : doc.tensorStats()) {
-                unknownSpan("tensor stats", stats.spanId());
+                if (!byId.containsKey(stats.spanId())) {
+                    unknownSpan("tensor stats", stats.spanId());
+                }
             }
         }
-        for (MemoryEvent event : doc.memory()) {
-            unknownSpan("memory", event.spanId());
-        }
+        memoryUnknown.forEach(id -> unknownSpan("memory", id));
         for (DeviceInterval interval : doc.deviceIntervals()) {
-            unknownSpan("device interval", interval.spanId());
+            if (!byId.containsKey(interval.spanId())) {
+                unknownSpan("device interval", interval.spanId());
+            }
         }
         for (DeviceInterval interval : doc.deviceIntervals()) {
             if (interval.durationNs() == 0) {
                 error("empty_device_interval", "device interval for `" + interval.spanId() + "` has zero duration");
             }
         }
-        for (OpEvent op : doc.ops()) {
-            SpanRecord span = byId.get(op.spanId());
-            if (span != null && span.closed()) {
-                long spanEnd = Saturating.add(span.startNs(), span.durationNs());
-                long opEnd = Saturating.add(op.timestampNs(), op.durationNs());
-                if (op.timestampNs() < span.startNs() || opEnd > spanEnd) {
-                    error("operation_outside_span", "operation `" + op.opName() + "` lies outside span `"
-                            + op.spanId() + "`");
-                }
-            }
+        for (OpEvent op : opsOutside) {
+            error("operation_outside_span", "operation `" + op.opName() + "` lies outside span `" + op.spanId() + "`");
         }
-        if (revision >= 10) {
-            for (MemoryEvent event : doc.memory()) {
-                SpanRecord span = byId.get(event.spanId());
-                if (span != null && span.closed()) {
-                    long spanEnd = Saturating.add(span.startNs(), span.durationNs());
-                    if (event.timestampNs() < span.startNs() || event.timestampNs() > spanEnd) {
-                        error("memory_outside_span", "memory event for storage `" + event.pairingKey()
-                                + "` lies outside span `" + event.spanId() + "`");
-                    }
-                }
-            }
+        for (MemoryEvent event : memoryOutside) {
+            error("memory_outside_span", "memory event for storage `" + event.pairingKey() + "` lies outside span `"
+                    + event.spanId() + "`");
         }
         for (DeviceMemoryEvent sample : doc.deviceMemory()) {
             if (sample.isEmpty()) {
@@ -172,9 +207,6 @@ final class CaptureHealthRules {
             GradientManifestCheck.check(doc, failed, issues);
         }
 
-        long forward = countStep(ExecutionStep.FORWARD);
-        long backward = countStep(ExecutionStep.BACKWARD);
-        long optimizer = countStep(ExecutionStep.OPTIMIZER);
         boolean train = doc.run().phase() == ExecutionPhase.TRAIN;
         gap(doc.ops().isEmpty(), "operations_absent", "no operation evidence was captured");
         gap(doc.tensors().isEmpty(), "tensors_absent", "no tensor checkpoints were captured");
@@ -189,36 +221,15 @@ final class CaptureHealthRules {
 
         long callEdges = doc.edges().size();
         long dataEdges = doc.dataEdges().size();
-        Coverage coverage = new Coverage(spans.size(), spans.stream().filter(SpanRecord::closed).count(), roots,
-                measured, doc.ops().size(), doc.tensors().size(), doc.memory().size(), doc.deviceMemory().size(),
-                doc.gradients().size(), callEdges + dataEdges, forward, backward, optimizer,
-                doc.deviceIntervals().size(), callEdges, dataEdges, doc.tensorStats().size());
+        Coverage coverage = new Coverage(spans.size(), closed, roots, measured, doc.ops().size(), doc.tensors().size(),
+                doc.memory().size(), doc.deviceMemory().size(), doc.gradients().size(), callEdges + dataEdges, forward,
+                backward, optimizer, doc.deviceIntervals().size(), callEdges, dataEdges, doc.tensorStats().size());
         boolean valid = issues.stream().noneMatch(HealthIssue::isError);
         return new TraceHealth(valid && !failed, issues, coverage, outcome);
     }
 
-    /** The end of the latest host evidence: closed spans' ends, ops' ends, memory and device-memory times. */
-    private long latestHostTimestamp() {
-        long latest = 0;
-        for (SpanRecord span : doc.spans()) {
-            latest = Math.max(latest, Saturating.add(span.startNs(), span.closed() ? span.durationNs() : 0));
-        }
-        for (OpEvent op : doc.ops()) {
-            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
-        }
-        for (MemoryEvent event : doc.memory()) {
-            latest = Math.max(latest, event.timestampNs());
-        }
-        for (DeviceMemoryEvent sample : doc.deviceMemory()) {
-            latest = Math.max(latest, sample.timestampNs());
-        }
-        return latest;
-    }
-
     private void unknownSpan(String kind, String spanId) {
-        if (!byId.containsKey(spanId)) {
-            error("unknown_span", kind + " evidence refers to missing span `" + spanId + "`");
-        }
+        error("unknown_span", kind + " evidence refers to missing span `" + spanId + "`");
     }
 
     /**
@@ -247,18 +258,31 @@ final class CaptureHealthRules {
         if (doc.dataEdges().isEmpty()) {
             return;
         }
-        Set<String> known = new HashSet<>();
-        doc.tensors().forEach(t -> known.add(t.tensorId()));
-        for (OpEvent op : doc.ops()) {
-            known.addAll(op.inputs());
+        // The tensor ids the data edges name, looked for among tensors and op inputs and outputs
+        // until all are found.
+        Set<String> endpoints = new HashSet<>();
+        for (DataEdgeEvent edge : doc.dataEdges()) {
+            endpoints.add(edge.fromTensor());
+            endpoints.add(edge.toTensor());
+        }
+        Set<String> pending = new HashSet<>(endpoints);
+        for (int i = 0, n = doc.tensors().size(); i < n && !pending.isEmpty(); i++) {
+            pending.remove(doc.tensors().get(i).tensorId());
+        }
+        for (int i = 0, n = doc.ops().size(); i < n && !pending.isEmpty(); i++) {
+            OpEvent op = doc.ops().get(i);
+            List<String> inputs = op.inputs();
+            for (int k = 0; k < inputs.size(); k++) {
+                pending.remove(inputs.get(k));
+            }
             if (op.output() != null) {
-                known.add(op.output());
+                pending.remove(op.output());
             }
         }
         for (DataEdgeEvent edge : doc.dataEdges()) {
             if (edge.fromTensor().isEmpty() || edge.toTensor().isEmpty()) {
                 error("empty_data_edge_endpoint", "data-edge tensor IDs cannot be empty");
-            } else if (!known.contains(edge.fromTensor()) || !known.contains(edge.toTensor())) {
+            } else if (pending.contains(edge.fromTensor()) || pending.contains(edge.toTensor())) {
                 error("unknown_data_edge_tensor", "data edge `" + edge.fromTensor() + "` -> `" + edge.toTensor()
                         + "` refers to unknown tensor evidence");
             }
@@ -286,7 +310,7 @@ final class CaptureHealthRules {
                 } else if (existing.bytes != event.bytes()) {
                     error("allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
                             + "` has conflicting allocation sizes");
-                } else if (!existing.tensorIds.add(event.tensorId())) {
+                } else if (!existing.addTensor(event.tensorId())) {
                     error("duplicate_allocation", "tensor `" + event.tensorId() + "` repeated an allocation for storage `"
                             + storage + "` on `" + event.device() + "`");
                 }
@@ -306,13 +330,26 @@ final class CaptureHealthRules {
         return liveCount;
     }
 
+    /** A live storage: its bytes and the tensor ids allocated over it (a set only once it has aliases). */
     private static final class Storage {
         final long bytes;
-        final Set<String> tensorIds = new HashSet<>(2);
+        final String first;
+        Set<String> aliases;
 
         Storage(long bytes, String tensorId) {
             this.bytes = bytes;
-            tensorIds.add(tensorId);
+            this.first = tensorId;
+        }
+
+        /** Adds a tensor id; false when it was allocated over this storage already. */
+        boolean addTensor(String tensorId) {
+            if (tensorId.equals(first)) {
+                return false;
+            }
+            if (aliases == null) {
+                aliases = new HashSet<>(4);
+            }
+            return aliases.add(tensorId);
         }
     }
 
@@ -326,9 +363,14 @@ final class CaptureHealthRules {
         if (contract == null) {
             return;
         }
+        if (contract.requiredSemanticLabels().isEmpty() && contract.gpuExpectedSemanticLabels().isEmpty()
+                && contract.cpuOnlySemanticLabels().isEmpty()) {
+            return;
+        }
         Map<String, Integer> spanNames = new HashMap<>();
+        contract.requiredSemanticLabels().forEach(label -> spanNames.put(label, 0));
         for (SpanRecord span : doc.spans()) {
-            spanNames.merge(span.name(), 1, Integer::sum);
+            spanNames.computeIfPresent(span.name(), (name, count) -> count + 1);
         }
         boolean strict = revision >= 10;
         Set<String> required = new HashSet<>();
@@ -389,10 +431,6 @@ final class CaptureHealthRules {
         } else {
             warning(code, message);
         }
-    }
-
-    private long countStep(ExecutionStep step) {
-        return doc.spans().stream().filter(s -> s.step() == step).count();
     }
 
     private void gap(boolean absent, String code, String message) {

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The gradient checks of trace/9 and later (candle-graph {@code validate_gradient_manifest}): each
@@ -53,7 +52,7 @@ final class GradientManifestCheck {
 
     static void check(TraceDocument doc, boolean failed, List<HealthIssue> issues) {
         Set<String> eventIds = new HashSet<>();
-        Map<Key, Integer> observed = new TreeMap<>(Key.ORDER);
+        Map<Key, Integer> observed = new HashMap<>();
         Map<Key, GradientEvent> firstByKey = new HashMap<>();
         for (GradientEvent gradient : doc.gradients()) {
             if (RustText.isBlank(gradient.eventId())) {
@@ -104,7 +103,16 @@ final class GradientManifestCheck {
             expected.add(key);
             byFamily.computeIfAbsent(parameter.family(), f -> new ArrayList<>()).add(key);
         }
+        // The original walks every observed key in (root, key) order; only the keys at fault need sorting.
+        List<Key> faulty = new ArrayList<>();
         observed.forEach((key, count) -> {
+            if (count != 1 || !expected.contains(key)) {
+                faulty.add(key);
+            }
+        });
+        faulty.sort(Key.ORDER);
+        for (Key key : faulty) {
+            int count = observed.get(key);
             if (count != 1) {
                 error(issues, "gradient_manifest_duplicate_key", "gradient " + key.debug() + " occurs " + count
                         + " times; expected exactly once");
@@ -112,7 +120,7 @@ final class GradientManifestCheck {
             if (!expected.contains(key)) {
                 error(issues, "gradient_manifest_undeclared_key", "gradient " + key.debug() + " is absent from the manifest");
             }
-        });
+        }
         for (ExpectedGradient parameter : contract.expected()) {
             Key key = new Key(parameter.root(), parameter.key());
             if (!observed.containsKey(key)) {
@@ -139,29 +147,29 @@ final class GradientManifestCheck {
                 nonFinite += event.state() == GradientState.NON_FINITE ? 1 : 0;
             }
             boolean familyComplete = captured == keys.size();
-            String name = RustText.debugQuote(family.family());
+            String name = family.family();
             if (nonFinite > 0) {
-                error(issues, "gradient_family_non_finite", "gradient family " + name + " contains " + nonFinite
+                error(issues, "gradient_family_non_finite", "gradient family " + RustText.debugQuote(name) + " contains " + nonFinite
                         + " non-finite gradients");
             }
             boolean judged = !failed || familyComplete;
             switch (family.expectation()) {
                 case ACTIVE:
                     if (judged && present < family.minPresent()) {
-                        error(issues, "gradient_active_family_below_minimum", "active gradient family " + name + " has "
+                        error(issues, "gradient_active_family_below_minimum", "active gradient family " + RustText.debugQuote(name) + " has "
                                 + present + " present gradients; requires at least " + family.minPresent());
                     }
                     break;
                 case INACTIVE:
                     if (attached > 0) {
-                        error(issues, "gradient_inactive_family_leakage", "inactive gradient family " + name + " has "
+                        error(issues, "gradient_inactive_family_leakage", "inactive gradient family " + RustText.debugQuote(name) + " has "
                                 + attached + " attached gradients");
                     }
                     break;
                 default:
                     if (judged && present > 0 && present < family.minPresent()) {
                         error(issues, "gradient_conditional_family_below_minimum", "data-conditional gradient family "
-                                + name + " was attached but has " + present + " present gradients; requires at least "
+                                + RustText.debugQuote(name) + " was attached but has " + present + " present gradients; requires at least "
                                 + family.minPresent());
                     }
             }
