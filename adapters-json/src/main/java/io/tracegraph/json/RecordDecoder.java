@@ -789,7 +789,8 @@ final class RecordDecoder {
             }
         }
         seen = outer;
-        return new GradientContract(required(sha, member + ".manifest_sha256"), required(expected, member + ".expected"),
+        return new GradientContract(required(sha, member + ".manifest_sha256"),
+                required(expected, member + ".expected"),
                 required(families, member + ".families"));
     }
 
@@ -838,7 +839,9 @@ final class RecordDecoder {
         seen = 0;
         String implementation = null;
         String[] ids = new String[7];
-        String[] names = {"workload_id", "model_id", "config_id", "data_id", "seed_policy", "precision", "device_state"};
+        String[] names = {
+            "workload_id", "model_id", "config_id", "data_id", "seed_policy", "precision", "device_state",
+        };
         long batch = -1;
         long accumulation = -1;
         String pair = null;
@@ -875,7 +878,8 @@ final class RecordDecoder {
             required(ids[i], member + "." + names[i]);
         }
         return new ComparisonIdentity(implementation, ids[0], ids[1], ids[2], ids[3], ids[4],
-                requiredLong(batch, member + ".physical_batch"), requiredLong(accumulation, member + ".accumulation_steps"),
+                requiredLong(batch, member + ".physical_batch"),
+                requiredLong(accumulation, member + ".accumulation_steps"),
                 ids[5], ids[6], pair);
     }
 

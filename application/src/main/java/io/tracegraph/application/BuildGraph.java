@@ -36,7 +36,8 @@ public final class BuildGraph {
         if (outcome instanceof GraphOutcome.Built built) {
             return new TraceResult.Built(input.name(), built.graph(), built.health());
         }
-        return new TraceResult.Untrusted(input.name(), outcome.health(), ((GraphOutcome.Untrusted) outcome).partialGraph());
+        GraphOutcome.Untrusted untrusted = (GraphOutcome.Untrusted) outcome;
+        return new TraceResult.Untrusted(input.name(), untrusted.health(), untrusted.partialGraph());
     }
 
     /** Opening and reading through the port, shared by the use cases that start from a trace. */

@@ -286,8 +286,8 @@ public final class GraphBuilder {
                 memory.profile().summary(), slowestDevice);
         RunMeta run = doc.run();
         Capture capture = doc.outcome().isDeclared()
-                ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(), run.captureContract(),
-                        run.comparisonIdentity())
+                ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(),
+                        run.captureContract(), run.comparisonIdentity())
                 : null;
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());

@@ -124,7 +124,8 @@ final class CaptureHealthRules {
                     + " precedes host evidence ending at " + latest);
         }
         if (failed) {
-            warning("capture_failed", outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
+            warning("capture_failed",
+                    outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
         }
         if (byId.size() != spans.size()) {
             error("duplicate_span_id", "span IDs must be unique");
@@ -147,7 +148,8 @@ final class CaptureHealthRules {
             if (span.parentId() != null) {
                 SpanRecord parent = byId.get(span.parentId());
                 if (parent == null) {
-                    error("unknown_parent", "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
+                    error("unknown_parent",
+                            "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
                 } else if (span.closed() && parent.closed()) {
                     long childEnd = Saturating.add(span.startNs(), span.durationNs());
                     long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
@@ -213,7 +215,8 @@ final class CaptureHealthRules {
         gap(doc.memory().isEmpty(), "logical_memory_absent", "no logical storage events were captured");
         gap(doc.deviceMemory().isEmpty(), "physical_memory_absent", "no physical device-memory samples were captured");
         gap(doc.deviceIntervals().isEmpty(), "device_timing_absent", "no device timing intervals were captured");
-        gap(train && doc.gradients().isEmpty(), "gradients_absent", "no gradient facts were captured for this training run");
+        gap(train && doc.gradients().isEmpty(), "gradients_absent",
+                "no gradient facts were captured for this training run");
         gap(train && forward == 0, "forward_absent", "no forward span was tagged");
         gap(train && backward == 0, "backward_absent", "no backward span was tagged");
         gap(train && optimizer == 0, "optimizer_absent", "no optimizer span was tagged");
@@ -311,13 +314,15 @@ final class CaptureHealthRules {
                     error("allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
                             + "` has conflicting allocation sizes");
                 } else if (!existing.addTensor(event.tensorId())) {
-                    error("duplicate_allocation", "tensor `" + event.tensorId() + "` repeated an allocation for storage `"
+                    error("duplicate_allocation", "tensor `" + event.tensorId()
+                            + "` repeated an allocation for storage `"
                             + storage + "` on `" + event.device() + "`");
                 }
             } else {
                 Storage existing = onDevice.remove(storage);
                 if (existing == null) {
-                    error("unpaired_free", "storage `" + storage + "` on `" + event.device() + "` was freed while not live");
+                    error("unpaired_free",
+                            "storage `" + storage + "` on `" + event.device() + "` was freed while not live");
                 } else {
                     liveCount--;
                     if (existing.bytes != event.bytes()) {
@@ -398,7 +403,8 @@ final class CaptureHealthRules {
             Set<String> inClass = new HashSet<>();
             for (String label : lists.get(c)) {
                 if (RustText.isBlank(label)) {
-                    labelIssue("empty_semantic_label_classification", classes[c] + " semantic labels must not be empty");
+                    labelIssue("empty_semantic_label_classification",
+                            classes[c] + " semantic labels must not be empty");
                 }
                 if (!inClass.add(label)) {
                     labelIssue("duplicate_semantic_label_classification", classes[c] + " semantic label `" + label

@@ -79,7 +79,8 @@ final class GradientManifestCheck {
         boolean complete = capture != null && capture.gradients() == CoverageLevel.COMPLETE;
         GradientContract contract = capture == null ? null : capture.gradientContract();
         if (complete && contract == null) {
-            error(issues, "gradient_contract_missing", "complete gradient coverage requires an exact gradient contract");
+            error(issues, "gradient_contract_missing",
+                    "complete gradient coverage requires an exact gradient contract");
             return;
         }
         if (contract == null) {
@@ -118,7 +119,8 @@ final class GradientManifestCheck {
                         + " times; expected exactly once");
             }
             if (!expected.contains(key)) {
-                error(issues, "gradient_manifest_undeclared_key", "gradient " + key.debug() + " is absent from the manifest");
+                error(issues, "gradient_manifest_undeclared_key",
+                        "gradient " + key.debug() + " is absent from the manifest");
             }
         }
         for (ExpectedGradient parameter : contract.expected()) {
@@ -147,29 +149,29 @@ final class GradientManifestCheck {
                 nonFinite += event.state() == GradientState.NON_FINITE ? 1 : 0;
             }
             boolean familyComplete = captured == keys.size();
-            String name = family.family();
+            String name = RustText.debugQuote(family.family());
             if (nonFinite > 0) {
-                error(issues, "gradient_family_non_finite", "gradient family " + RustText.debugQuote(name) + " contains " + nonFinite
-                        + " non-finite gradients");
+                error(issues, "gradient_family_non_finite",
+                        "gradient family " + name + " contains " + nonFinite + " non-finite gradients");
             }
             boolean judged = !failed || familyComplete;
             switch (family.expectation()) {
                 case ACTIVE:
                     if (judged && present < family.minPresent()) {
-                        error(issues, "gradient_active_family_below_minimum", "active gradient family " + RustText.debugQuote(name) + " has "
-                                + present + " present gradients; requires at least " + family.minPresent());
+                        error(issues, "gradient_active_family_below_minimum", "active gradient family " + name
+                                + " has " + present + " present gradients; requires at least " + family.minPresent());
                     }
                     break;
                 case INACTIVE:
                     if (attached > 0) {
-                        error(issues, "gradient_inactive_family_leakage", "inactive gradient family " + RustText.debugQuote(name) + " has "
-                                + attached + " attached gradients");
+                        error(issues, "gradient_inactive_family_leakage",
+                                "inactive gradient family " + name + " has " + attached + " attached gradients");
                     }
                     break;
                 default:
                     if (judged && present > 0 && present < family.minPresent()) {
                         error(issues, "gradient_conditional_family_below_minimum", "data-conditional gradient family "
-                                + RustText.debugQuote(name) + " was attached but has " + present + " present gradients; requires at least "
+                                + name + " was attached but has " + present + " present gradients; requires at least "
                                 + family.minPresent());
                     }
             }

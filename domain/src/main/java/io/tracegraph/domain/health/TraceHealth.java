@@ -20,7 +20,8 @@ public record TraceHealth(boolean trusted, List<HealthIssue> issues, Coverage co
         Objects.requireNonNull(coverage, "coverage");
         Objects.requireNonNull(outcome, "outcome");
         if (trusted != (issues.stream().noneMatch(HealthIssue::isError) && !outcome.isFailed())) {
-            throw new IllegalArgumentException("trusted must be true iff no issue is an error and the capture is complete");
+            throw new IllegalArgumentException(
+                    "trusted must be true iff no issue is an error and the capture is complete");
         }
     }
 
@@ -57,6 +58,7 @@ public record TraceHealth(boolean trusted, List<HealthIssue> issues, Coverage co
             return "trace is structurally untrusted: "
                     + errors().stream().map(HealthIssue::message).collect(Collectors.joining("; "));
         }
-        return "capture failed: " + (outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
+        return "capture failed: "
+                + (outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
     }
 }

@@ -103,7 +103,8 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
             }
             if (family.expectation() == FamilyExpectation.INACTIVE) {
                 if (family.minPresent() != 0) {
-                    return Optional.of("inactive gradient family " + RustText.debugQuote(name) + " must have min_present=0");
+                    return Optional.of("inactive gradient family " + RustText.debugQuote(name)
+                            + " must have min_present=0");
                 }
             } else if (family.minPresent() <= 0 || family.minPresent() > count) {
                 return Optional.of("active or data-conditional gradient family " + RustText.debugQuote(name)

@@ -223,7 +223,8 @@ public final class TraceAssembler {
      */
     public static String refusal(String schema) {
         String expected = TraceSchemas.refusalListsAll(schema)
-                ? "one of " + TraceSchemas.READ.stream().map(TraceAssembler::debugQuote).collect(Collectors.joining(", "))
+                ? "one of " + TraceSchemas.READ.stream().map(TraceAssembler::debugQuote)
+                        .collect(Collectors.joining(", "))
                 : debugQuote(TraceSchemas.TRACE_6);
         return "unsupported trace schema " + debugQuote(schema) + "; expected " + expected;
     }
@@ -279,7 +280,8 @@ public final class TraceAssembler {
                     + s.elements();
         }
         if (!Double.isFinite(s.rms()) || s.rms() < 0) {
-            return "member `rms`: tensor_stats rms must be finite and not negative, found " + RustText.debugFloat(s.rms());
+            return "member `rms`: tensor_stats rms must be finite and not negative, found "
+                    + RustText.debugFloat(s.rms());
         }
         if (!Double.isFinite(s.absMax()) || s.absMax() < 0) {
             return "member `abs_max`: tensor_stats abs_max must be finite and not negative, found "
