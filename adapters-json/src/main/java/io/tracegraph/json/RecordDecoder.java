@@ -364,13 +364,16 @@ final class RecordDecoder {
         boolean later = revision >= 7;
         String field;
         while ((field = nextField()) != null) {
-            if (later && field.equals("storage_id")) {
-                mark(11, field);
-                storageId = string(field);
-                continue;
-            }
             switch (field) {
                 case "kind": discriminator(); break;
+                case "storage_id":
+                    if (later) {
+                        mark(11, field);
+                        storageId = string(field);
+                    } else {
+                        skip(field);
+                    }
+                    break;
                 case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
                 case "tensor_id": mark(2, field); tensorId = string(field); break;
                 case "span_id": mark(3, field); spanId = string(field); break;
