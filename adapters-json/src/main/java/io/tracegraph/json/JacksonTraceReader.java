@@ -534,6 +534,9 @@ public final class JacksonTraceReader implements TraceReader {
                 } else {
                     p.skipChildren();
                 }
+                if (kind != null && schema != null) {
+                    break;    // the producer writes them first: no need to scan the rest of a long meta line
+                }
             }
             return "meta".equals(kind) ? schema : null;
         } catch (IOException | RuntimeException e) {

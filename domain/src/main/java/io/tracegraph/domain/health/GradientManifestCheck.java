@@ -50,10 +50,25 @@ final class GradientManifestCheck {
         }
     }
 
+    /** What was observed of one (root, key): how many facts, the first, whether the manifest has it. */
+    private static final class Observed {
+        int count;
+        GradientEvent first;
+        boolean expected;
+    }
+
+    /** The facts of one family's manifest entries. */
+    private static final class FamilyFacts {
+        long members;
+        long captured;
+        long present;
+        long attached;
+        long nonFinite;
+    }
+
     static void check(TraceDocument doc, boolean failed, List<HealthIssue> issues) {
-        Set<String> eventIds = new HashSet<>();
-        Map<Key, Integer> observed = new HashMap<>();
-        Map<Key, GradientEvent> firstByKey = new HashMap<>();
+        Set<String> eventIds = new HashSet<>(doc.gradients().size() * 2);
+        Map<Key, Observed> observed = new HashMap<>(doc.gradients().size() * 2);
         for (GradientEvent gradient : doc.gradients()) {
             if (RustText.isBlank(gradient.eventId())) {
                 error(issues, "empty_gradient_event_id", "gradient event IDs must not be empty");
@@ -66,8 +81,10 @@ final class GradientManifestCheck {
                         + RustText.debugQuote(gradient.eventId()) + " occurs more than once");
             }
             Key key = new Key(gradient.root(), gradient.key());
-            observed.merge(key, 1, Integer::sum);
-            firstByKey.putIfAbsent(key, gradient);
+            Observed seen = observed.computeIfAbsent(key, k -> new Observed());
+            if (seen.count++ == 0) {
+                seen.first = gradient;
+            }
             if (!normAgrees(gradient.state(), gradient.norm())) {
                 error(issues, "gradient_state_norm_inconsistent", "gradient " + key.debug() + " state `"
                         + gradient.state().name().toLowerCase(Locale.ROOT) + "` is inconsistent with norm "
@@ -97,82 +114,77 @@ final class GradientManifestCheck {
             return;
         }
 
-        Set<Key> expected = new HashSet<>();
-        Map<String, List<Key>> byFamily = new HashMap<>();
+        // One walk of the manifest: mark what was observed, note what was not, count per family.
+        List<Key> notCaptured = new ArrayList<>();
+        Map<String, FamilyFacts> families = new HashMap<>();
         for (ExpectedGradient parameter : contract.expected()) {
             Key key = new Key(parameter.root(), parameter.key());
-            expected.add(key);
-            byFamily.computeIfAbsent(parameter.family(), f -> new ArrayList<>()).add(key);
+            FamilyFacts facts = families.computeIfAbsent(parameter.family(), f -> new FamilyFacts());
+            facts.members++;
+            Observed seen = observed.get(key);
+            if (seen == null) {
+                notCaptured.add(key);
+                continue;
+            }
+            seen.expected = true;
+            GradientState state = seen.first.state();
+            facts.captured++;
+            facts.present += state == GradientState.PRESENT ? 1 : 0;
+            facts.attached += state != GradientState.MISSING ? 1 : 0;
+            facts.nonFinite += state == GradientState.NON_FINITE ? 1 : 0;
         }
         // The original walks every observed key in (root, key) order; only the keys at fault need sorting.
         List<Key> faulty = new ArrayList<>();
-        observed.forEach((key, count) -> {
-            if (count != 1 || !expected.contains(key)) {
+        observed.forEach((key, seen) -> {
+            if (seen.count != 1 || !seen.expected) {
                 faulty.add(key);
             }
         });
         faulty.sort(Key.ORDER);
         for (Key key : faulty) {
-            int count = observed.get(key);
-            if (count != 1) {
-                error(issues, "gradient_manifest_duplicate_key", "gradient " + key.debug() + " occurs " + count
+            Observed seen = observed.get(key);
+            if (seen.count != 1) {
+                error(issues, "gradient_manifest_duplicate_key", "gradient " + key.debug() + " occurs " + seen.count
                         + " times; expected exactly once");
             }
-            if (!expected.contains(key)) {
+            if (!seen.expected) {
                 error(issues, "gradient_manifest_undeclared_key",
                         "gradient " + key.debug() + " is absent from the manifest");
             }
         }
-        for (ExpectedGradient parameter : contract.expected()) {
-            Key key = new Key(parameter.root(), parameter.key());
-            if (!observed.containsKey(key)) {
-                String message = "manifest gradient " + key.debug() + " was not captured";
-                issues.add(new HealthIssue(failed ? HealthSeverity.WARNING : HealthSeverity.ERROR,
-                        "gradient_manifest_missing_key", message));
-            }
+        for (Key key : notCaptured) {
+            issues.add(new HealthIssue(failed ? HealthSeverity.WARNING : HealthSeverity.ERROR,
+                    "gradient_manifest_missing_key", "manifest gradient " + key.debug() + " was not captured"));
         }
 
         for (GradientFamily family : contract.families()) {
-            List<Key> keys = byFamily.getOrDefault(family.family(), List.of());
-            long captured = 0;
-            long present = 0;
-            long attached = 0;
-            long nonFinite = 0;
-            for (Key key : keys) {
-                GradientEvent event = firstByKey.get(key);
-                if (event == null) {
-                    continue;
-                }
-                captured++;
-                present += event.state() == GradientState.PRESENT ? 1 : 0;
-                attached += event.state() != GradientState.MISSING ? 1 : 0;
-                nonFinite += event.state() == GradientState.NON_FINITE ? 1 : 0;
-            }
-            boolean familyComplete = captured == keys.size();
+            FamilyFacts facts = families.getOrDefault(family.family(), new FamilyFacts());
+            boolean familyComplete = facts.captured == facts.members;
             String name = RustText.debugQuote(family.family());
-            if (nonFinite > 0) {
+            if (facts.nonFinite > 0) {
                 error(issues, "gradient_family_non_finite",
-                        "gradient family " + name + " contains " + nonFinite + " non-finite gradients");
+                        "gradient family " + name + " contains " + facts.nonFinite + " non-finite gradients");
             }
             boolean judged = !failed || familyComplete;
             switch (family.expectation()) {
                 case ACTIVE:
-                    if (judged && present < family.minPresent()) {
+                    if (judged && facts.present < family.minPresent()) {
                         error(issues, "gradient_active_family_below_minimum", "active gradient family " + name
-                                + " has " + present + " present gradients; requires at least " + family.minPresent());
+                                + " has " + facts.present + " present gradients; requires at least "
+                                + family.minPresent());
                     }
                     break;
                 case INACTIVE:
-                    if (attached > 0) {
+                    if (facts.attached > 0) {
                         error(issues, "gradient_inactive_family_leakage",
-                                "inactive gradient family " + name + " has " + attached + " attached gradients");
+                                "inactive gradient family " + name + " has " + facts.attached + " attached gradients");
                     }
                     break;
                 default:
-                    if (judged && present > 0 && present < family.minPresent()) {
+                    if (judged && facts.present > 0 && facts.present < family.minPresent()) {
                         error(issues, "gradient_conditional_family_below_minimum", "data-conditional gradient family "
-                                + name + " was attached but has " + present + " present gradients; requires at least "
-                                + family.minPresent());
+                                + name + " was attached but has " + facts.present
+                                + " present gradients; requires at least " + family.minPresent());
                     }
             }
         }
