@@ -369,7 +369,7 @@ final class RecordDecoder {
                 case "storage_id":
                     if (later) {
                         mark(11, field);
-                        storageId = string(field);
+                        storageId = uncachedString(field);
                     } else {
                         skip(field);
                     }
@@ -1130,6 +1130,17 @@ final class RecordDecoder {
     private String string(String field) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
             return text(field);
+        }
+        throw wrongType(field, "a string");
+    }
+
+    /**
+     * A string that is unlikely to repeat soon (a storage id: once at its allocation, once at its
+     * free, far apart): read past the cache, so that it does not evict the ids and names that do.
+     */
+    private String uncachedString(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            return checkSurrogates(field, p.getText());
         }
         throw wrongType(field, "a string");
     }
