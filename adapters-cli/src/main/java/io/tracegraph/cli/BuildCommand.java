@@ -18,7 +18,9 @@ import picocli.CommandLine.Parameters;
             "Validate a trace and print its execution graph (candle-graph/graph/3 JSON):",
             "span and op nodes with total and self time and memory, call and data edges, tensors, "
                     + "gradients, the slowest and heaviest spans and the memory profile. A malformed or "
-                    + "structurally untrusted trace is rejected (exit 1) with a one-line reason.",
+                    + "structurally untrusted trace is rejected (exit 1) with a one-line reason. A failed "
+                    + "capture (candle-graph trace/7+) prints the partial graph of what it captured, its "
+                    + "outcome included, and is rejected too (exit 1, `capture failed: REASON`).",
         })
 final class BuildCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -48,6 +50,10 @@ final class BuildCommand implements Callable<Integer> {
         if (result instanceof TraceResult.Built built) {
             Output.write(services.io(), output, out -> GraphJsonWriter.writeGraph(built.graph(), out));
             return ExitCode.OK;
+        }
+        if (result instanceof TraceResult.Untrusted failed && failed.partialGraph() != null) {
+            // A failed capture: what it captured, with its outcome, and still a rejection.
+            Output.write(services.io(), output, out -> GraphJsonWriter.writeGraph(failed.partialGraph(), out));
         }
         return Rejections.report(services.io(), result);
     }

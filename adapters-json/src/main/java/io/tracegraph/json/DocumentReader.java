@@ -10,6 +10,7 @@ import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
+import io.tracegraph.domain.trace.TraceSchemas;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -21,6 +22,10 @@ import java.util.Set;
  * Reads the whole-document JSON form of spec 2.2: one object with {@code schema}, {@code run} and
  * the record lists (each defaulting to empty). Records decode with the same member rules as in
  * JSONL; op and tensor storage bytes are resolved as at import; spans keep their given order.
+ * From trace/7 on the document also has {@code device_intervals}, {@code tensor_stats} (trace/10)
+ * and the required {@code terminal} object, as candle-graph's {@code TraceDocument} serializes.
+ * The schema may stand anywhere, so the document is read twice: once for its schema, once with the
+ * members of that revision.
  */
 final class DocumentReader {
     private final JsonFactory factory;
@@ -32,7 +37,9 @@ final class DocumentReader {
     }
 
     TraceDocument read(String source, InputStream in) throws IOException {
-        JsonParser p = factory.createParser(in);
+        byte[] bytes = in.readAllBytes();
+        decoder.at(revisionOf(bytes));
+        JsonParser p = factory.createParser(bytes);
         try {
             return document(source, p);
         } catch (RecordDecoder.DecodeException e) {
@@ -43,6 +50,31 @@ final class DocumentReader {
             throw new MalformedTraceException(new TraceProblem(source, line, null,
                     "invalid JSON: " + RecordDecoder.jacksonMessage(e)));
         }
+    }
+
+    /**
+     * The revision named by the document's top-level {@code schema} (a first pass that skips
+     * everything else), trace/6 rules when it names none that is read: the second pass then reports
+     * the document's problems as for trace/6, and the assembler refuses the schema.
+     */
+    private int revisionOf(byte[] bytes) {
+        try (JsonParser p = factory.createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return TraceSchemas.OLDEST;
+            }
+            String name;
+            while ((name = p.nextFieldName()) != null) {
+                JsonToken value = p.nextToken();
+                if (name.equals("schema") && value == JsonToken.VALUE_STRING) {
+                    int r = TraceSchemas.revision(p.getText());
+                    return r > 0 ? r : TraceSchemas.OLDEST;
+                }
+                p.skipChildren();
+            }
+        } catch (IOException | RuntimeException e) {
+            // The second pass finds and words the problem.
+        }
+        return TraceSchemas.OLDEST;
     }
 
     private static long line(JsonParser p) {
@@ -59,6 +91,8 @@ final class DocumentReader {
         List<SpanRecord> spans = new ArrayList<>();
         // Records wait for the end: the assembler takes the meta first, and `run` may come last.
         List<Object> records = new ArrayList<>();
+        Object terminal = null;
+        long terminalLine = 0;
         Set<String> seen = new HashSet<>();
         String field;
         while ((field = p.nextFieldName()) != null) {
@@ -84,6 +118,21 @@ final class DocumentReader {
                     }
                     expectArrayEnd(p, field);
                     break;
+                case "terminal":
+                    if (revision() < 7) {
+                        p.skipChildren();
+                        break;
+                    }
+                    expectObject(p, field);
+                    terminalLine = line(p);
+                    terminal = decoder.decode(p, "terminal", false);
+                    break;
+                case "tensor_stats": case "device_intervals":
+                    if (revision() < (field.equals("tensor_stats") ? 9 : 7)) {
+                        p.skipChildren();
+                        break;
+                    }
+                    // fall through: a record list like the others
                 case "ops": case "tensors": case "memory": case "device_memory": case "gradients": case "edges":
                     String kind = recordKind(field);
                     for (expectArray(p, field); p.nextToken() == JsonToken.START_OBJECT; ) {
@@ -107,9 +156,17 @@ final class DocumentReader {
         for (Object record : records) {
             RecordDecoder.feed(assembler, record, schemaLine);
         }
+        if (terminal != null) {
+            RecordDecoder.feed(assembler, terminal, terminalLine);
+        }
         TraceDocument assembled = assembler.finish();
         return new TraceDocument(schema, run, spans, assembled.ops(), assembled.tensors(), assembled.memory(),
-                assembled.deviceMemory(), assembled.gradients(), assembled.edges());
+                assembled.deviceMemory(), assembled.gradients(), assembled.edges(), assembled.dataEdges(),
+                assembled.deviceIntervals(), assembled.tensorStats(), assembled.outcome());
+    }
+
+    private int revision() {
+        return decoder.revision();
     }
 
     private static String recordKind(String listName) {
@@ -118,6 +175,7 @@ final class DocumentReader {
             case "tensors": return "tensor";
             case "gradients": return "gradient";
             case "edges": return "edge";
+            case "device_intervals": return "device_interval";
             default: return listName;
         }
     }

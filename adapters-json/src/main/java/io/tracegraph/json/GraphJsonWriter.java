@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import io.tracegraph.domain.graph.Capture;
+import io.tracegraph.domain.graph.DeviceSpanCost;
+import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
@@ -22,8 +25,13 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.trace.CaptureContract;
+import io.tracegraph.domain.trace.ComparisonIdentity;
+import io.tracegraph.domain.trace.GradientContract;
 import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.Shape;
+import io.tracegraph.domain.trace.TensorStats;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -112,10 +120,24 @@ public final class GraphJsonWriter {
         g.writeFieldName("gradients");
         gradients(g, graph.gradients());
         g.writeFieldName("summary");
-        summary(g, graph.summary());
+        summary(g, graph.summary(), hasDeviceSummary(graph));
         g.writeFieldName("memory");
         memory(g, graph.memory());
+        if (graph.capture() != null) {
+            g.writeFieldName("capture");
+            capture(g, graph.capture());
+            g.writeFieldName("tensor_stats");
+            tensorStats(g, graph.tensorStats());
+        }
         g.writeEndObject();
+    }
+
+    /**
+     * Whether the summary lists the slowest spans by device time: for every graph with capture
+     * facts (trace/7 and later), and for any other one that has device time; never for trace/6.
+     */
+    static boolean hasDeviceSummary(ExecutionGraph graph) {
+        return graph.capture() != null || !graph.summary().slowestDeviceSpans().isEmpty();
     }
 
     public static void nodes(JsonGenerator g, List<GraphNode> nodes) throws IOException {
@@ -156,6 +178,18 @@ public final class GraphJsonWriter {
         if (node.storageBytes() != null) {
             g.writeNumberField("storage_bytes", node.storageBytes());
         }
+        if (!node.deviceTimes().isEmpty()) {
+            g.writeFieldName("device_times");
+            g.writeStartArray();
+            for (DeviceTime t : node.deviceTimes()) {
+                g.writeStartObject();
+                g.writeStringField("device", t.device());
+                g.writeNumberField("self_time_ns", t.selfTimeNs());
+                g.writeNumberField("total_time_ns", t.totalTimeNs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
         g.writeEndObject();
     }
 
@@ -185,6 +219,9 @@ public final class GraphJsonWriter {
             g.writeStartObject();
             g.writeStringField("span_id", t.spanId());
             g.writeStringField("tensor_id", t.tensorId());
+            if (t.label() != null) {
+                g.writeStringField("label", t.label());
+            }
             g.writeFieldName("shape");
             shape(g, t.shape());
             g.writeStringField("dtype", t.dtype());
@@ -213,6 +250,11 @@ public final class GraphJsonWriter {
     }
 
     public static void summary(JsonGenerator g, GraphSummary summary) throws IOException {
+        summary(g, summary, !summary.slowestDeviceSpans().isEmpty());
+    }
+
+    /** The summary; with {@code device}, also {@code slowest_device_spans} after {@code memory}. */
+    public static void summary(JsonGenerator g, GraphSummary summary, boolean device) throws IOException {
         g.writeStartObject();
         g.writeStringField("entrypoint", summary.entrypoint());
         g.writeNumberField("total_ms", summary.totalMs());
@@ -222,7 +264,122 @@ public final class GraphJsonWriter {
         heaviest(g, summary.heaviestSpans());
         g.writeFieldName("memory");
         memorySummary(g, summary.memory());
+        if (device) {
+            g.writeFieldName("slowest_device_spans");
+            g.writeStartArray();
+            for (DeviceSpanCost s : summary.slowestDeviceSpans()) {
+                g.writeStartObject();
+                g.writeStringField("id", s.id());
+                g.writeStringField("name", s.name());
+                g.writeStringField("device", s.device());
+                g.writeNumberField("device_self_time_ns", s.selfTimeNs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
         g.writeEndObject();
+    }
+
+    /** The capture facts of a graph of trace/7 and later (docs/trace-formats.md). */
+    public static void capture(JsonGenerator g, Capture capture) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("trace_schema", capture.traceSchema());
+        RunOutcome outcome = capture.outcome();
+        g.writeStringField("outcome", wire(outcome.status()));
+        if (outcome.reason() != null) {
+            g.writeStringField("reason", outcome.reason());
+        }
+        if (outcome.timestampNs() != null) {
+            g.writeNumberField("terminal_timestamp_ns", outcome.timestampNs());
+        }
+        g.writeBooleanField("measured_region_device_synchronized", capture.measuredRegionDeviceSynchronized());
+        if (capture.contract() != null) {
+            g.writeFieldName("capture_contract");
+            contract(g, capture.contract());
+        }
+        if (capture.identity() != null) {
+            g.writeFieldName("comparison_identity");
+            identity(g, capture.identity());
+        }
+        g.writeEndObject();
+    }
+
+    public static void contract(JsonGenerator g, CaptureContract c) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("measurement_scope", wire(c.measurementScope()));
+        g.writeStringField("operations", wire(c.operations()));
+        g.writeStringField("tensors", wire(c.tensors()));
+        g.writeStringField("gradients", wire(c.gradients()));
+        GradientContract gc = c.gradientContract();
+        if (gc != null) {
+            // The manifest itself stays in the trace (it can list every parameter of a model):
+            // the graph names it by its digest and sizes.
+            g.writeFieldName("gradient_contract");
+            g.writeStartObject();
+            g.writeStringField("manifest_sha256", gc.manifestSha256());
+            g.writeNumberField("expected_gradients", gc.expected().size());
+            g.writeNumberField("families", gc.families().size());
+            g.writeEndObject();
+        }
+        g.writeStringField("logical_memory", wire(c.logicalMemory()));
+        g.writeStringField("physical_memory", wire(c.physicalMemory()));
+        g.writeStringField("device_timing", wire(c.deviceTiming()));
+        labels(g, "required_semantic_labels", c.requiredSemanticLabels());
+        if (!c.gpuExpectedSemanticLabels().isEmpty()) {
+            labels(g, "gpu_expected_semantic_labels", c.gpuExpectedSemanticLabels());
+        }
+        if (!c.cpuOnlySemanticLabels().isEmpty()) {
+            labels(g, "cpu_only_semantic_labels", c.cpuOnlySemanticLabels());
+        }
+        g.writeEndObject();
+    }
+
+    private static void labels(JsonGenerator g, String name, List<String> labels) throws IOException {
+        g.writeFieldName(name);
+        g.writeStartArray();
+        for (String label : labels) {
+            g.writeString(label);
+        }
+        g.writeEndArray();
+    }
+
+    public static void identity(JsonGenerator g, ComparisonIdentity i) throws IOException {
+        g.writeStartObject();
+        if (i.implementationId() != null) {
+            g.writeStringField("implementation_id", i.implementationId());
+        }
+        g.writeStringField("workload_id", i.workloadId());
+        g.writeStringField("model_id", i.modelId());
+        g.writeStringField("config_id", i.configId());
+        g.writeStringField("data_id", i.dataId());
+        g.writeStringField("seed_policy", i.seedPolicy());
+        g.writeNumberField("physical_batch", i.physicalBatch());
+        g.writeNumberField("accumulation_steps", i.accumulationSteps());
+        g.writeStringField("precision", i.precision());
+        g.writeStringField("device_state", i.deviceState());
+        if (i.pairId() != null) {
+            g.writeStringField("pair_id", i.pairId());
+        }
+        g.writeEndObject();
+    }
+
+    public static void tensorStats(JsonGenerator g, List<TensorStats> stats) throws IOException {
+        g.writeStartArray();
+        for (TensorStats s : stats) {
+            g.writeStartObject();
+            g.writeStringField("span_id", s.spanId());
+            g.writeStringField("label", s.label());
+            g.writeFieldName("shape");
+            shape(g, s.shape());
+            g.writeStringField("dtype", s.dtype());
+            g.writeNumberField("elements", s.elements());
+            g.writeNumberField("non_finite", s.nonFinite());
+            g.writeNumberField("rms", s.rms());
+            g.writeNumberField("abs_max", s.absMax());
+            g.writeNumberField("mean", s.mean());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     public static void slowest(JsonGenerator g, List<SlowSpan> spans) throws IOException {
@@ -315,6 +472,9 @@ public final class GraphJsonWriter {
             g.writeStringField("dtype", a.dtype());
             g.writeStringField("device", a.device());
             g.writeStringField("category", wire(a.category()));
+            if (a.storageId() != null) {
+                g.writeStringField("storage_id", a.storageId());
+            }
             g.writeEndObject();
         }
         g.writeEndArray();
@@ -353,9 +513,19 @@ public final class GraphJsonWriter {
         g.writeEndArray();
     }
 
+    /**
+     * The health report. For a trace that declares its outcome (trace/7 and later) it also reports
+     * {@code structurally_valid} and {@code capture_complete}, and the coverage counts device
+     * intervals, call and data edges apart (candle-graph 0.8's members) and tensor statistics.
+     */
     public static void health(JsonGenerator g, TraceHealth health) throws IOException {
+        boolean capture = health.outcome().isDeclared();
         g.writeStartObject();
         g.writeBooleanField("trusted", health.trusted());
+        if (capture) {
+            g.writeBooleanField("structurally_valid", health.structurallyValid());
+            g.writeBooleanField("capture_complete", health.captureComplete());
+        }
         g.writeFieldName("issues");
         g.writeStartArray();
         for (HealthIssue issue : health.issues()) {
@@ -377,11 +547,21 @@ public final class GraphJsonWriter {
         g.writeNumberField("tensors", c.tensors());
         g.writeNumberField("memory_events", c.memoryEvents());
         g.writeNumberField("device_memory_samples", c.deviceMemorySamples());
-        g.writeNumberField("gradients", c.gradients());
-        g.writeNumberField("edges", c.edges());
+        if (capture) {
+            g.writeNumberField("device_intervals", c.deviceIntervals());
+            g.writeNumberField("gradients", c.gradients());
+            g.writeNumberField("call_edges", c.callEdges());
+            g.writeNumberField("data_edges", c.dataEdges());
+        } else {
+            g.writeNumberField("gradients", c.gradients());
+            g.writeNumberField("edges", c.edges());
+        }
         g.writeNumberField("forward_spans", c.forwardSpans());
         g.writeNumberField("backward_spans", c.backwardSpans());
         g.writeNumberField("optimizer_spans", c.optimizerSpans());
+        if (capture) {
+            g.writeNumberField("tensor_stats", c.tensorStats());
+        }
         g.writeEndObject();
         g.writeEndObject();
     }

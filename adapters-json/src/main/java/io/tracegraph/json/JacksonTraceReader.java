@@ -10,6 +10,7 @@ import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
+import io.tracegraph.domain.trace.TraceSchemas;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -237,6 +238,8 @@ public final class JacksonTraceReader implements TraceReader {
         private final TraceAssembler assembler;
         private long baseLine;
         private MalformedTraceException pendingAssemblyError;
+        /** The revision whose members the blocks are decoded with; 0 until the first record is seen. */
+        private volatile int revision;
 
         Session(String source, InputStream in) {
             this.source = source;
@@ -290,6 +293,9 @@ public final class JacksonTraceReader implements TraceReader {
                     carry = Arrays.copyOfRange(buf, cut, filled);
                     final int start = from;
                     final int end = cut;
+                    if (revision == 0) {
+                        revision = sniffRevision(buf, start, end);
+                    }
                     if (eof && inFlight.isEmpty()) {
                         consume(decodeBlock(buf, start, end));
                         break;
@@ -355,8 +361,40 @@ public final class JacksonTraceReader implements TraceReader {
         }
 
         private Block decodeBlock(byte[] buf, int from, int to) {
+            // A block decoded before the first record is seen holds blank lines only.
+            decoders.get().at(Math.max(TraceSchemas.OLDEST, revision));
             Block fast = decodeBlockFast(buf, from, to);
             return fast != null ? fast : decodeBlockByLine(buf, from, to);
+        }
+
+        /**
+         * The revision of the trace, from its first record (which must be the meta record): the
+         * revision its {@code schema} names when it is read; trace/6 for anything else (a first record
+         * that is not a meta, cannot be parsed or names an older revision: decoding then finds the
+         * problem and words it as for trace/6). A newer revision or a foreign schema is refused here,
+         * at the meta line, before anything is decoded with rules it does not follow. 0 when the
+         * block holds blank lines only.
+         */
+        private int sniffRevision(byte[] buf, int from, int to) {
+            Lines lines = new Lines(buf, from, to);
+            while (lines.next()) {
+                if (lines.start < lines.end) {
+                    String schema = metaSchema(buf, lines.start, lines.end - lines.start);
+                    if (schema == null) {
+                        return TraceSchemas.OLDEST;
+                    }
+                    int r = TraceSchemas.revision(schema);
+                    if (r > 0) {
+                        return r;
+                    }
+                    if (TraceSchemas.refusalListsAll(schema)) {
+                        throw new MalformedTraceException(new TraceProblem(source, baseLine + lines.line, "schema",
+                                TraceAssembler.refusal(schema)));
+                    }
+                    return TraceSchemas.OLDEST;
+                }
+            }
+            return 0;
         }
 
         /**
@@ -497,6 +535,35 @@ public final class JacksonTraceReader implements TraceReader {
             Thread thread = new Thread(task, "trace-decoder-" + next++);
             thread.setDaemon(true);
             return thread;
+        }
+    }
+
+    /** The {@code schema} of a line that is a meta record, or {@code null}. */
+    static String metaSchema(byte[] buf, int offset, int length) {
+        if (buf[offset] != '{') {
+            return null;
+        }
+        try (JsonParser p = FACTORY.createParser(buf, offset, length)) {
+            p.nextToken();
+            String kind = null;
+            String schema = null;
+            String name;
+            while ((name = p.nextFieldName()) != null) {
+                JsonToken value = p.nextToken();
+                if (name.equals("kind") && value == JsonToken.VALUE_STRING) {
+                    kind = p.getText();
+                } else if (name.equals("schema") && value == JsonToken.VALUE_STRING) {
+                    schema = p.getText();
+                } else {
+                    p.skipChildren();
+                }
+                if (kind != null && schema != null) {
+                    break;    // the producer writes them first: no need to scan the rest of a long meta line
+                }
+            }
+            return "meta".equals(kind) ? schema : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

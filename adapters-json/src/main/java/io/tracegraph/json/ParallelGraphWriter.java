@@ -69,7 +69,8 @@ final class ParallelGraphWriter {
         field(1, "gradients", false);
         value(1, g -> GraphJsonWriter.gradients(g, graph.gradients()));
         field(1, "summary", false);
-        value(1, g -> GraphJsonWriter.summary(g, graph.summary()));
+        boolean device = GraphJsonWriter.hasDeviceSummary(graph);
+        value(1, g -> GraphJsonWriter.summary(g, graph.summary(), device));
         field(1, "memory", false);
         raw("{");
         field(2, "summary", true);
@@ -81,6 +82,12 @@ final class ParallelGraphWriter {
         field(2, "by_device", false);
         value(2, g -> GraphJsonWriter.devices(g, graph.memory().byDevice()));
         raw("\n" + indent(1) + "}");
+        if (graph.capture() != null) {
+            field(1, "capture", false);
+            value(1, g -> GraphJsonWriter.capture(g, graph.capture()));
+            field(1, "tensor_stats", false);
+            value(1, g -> GraphJsonWriter.tensorStats(g, graph.tensorStats()));
+        }
         raw("\n}\n");
         drain(0);
         out.flush();

@@ -1,6 +1,7 @@
 package io.tracegraph.json;
 
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.GraphEdge;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.memory.CategoryBytes;
@@ -38,6 +39,11 @@ final class PlainElementWriter {
                 || (n.dtype() != null && !plain(n.dtype())) || (n.device() != null && !plain(n.device()))) {
             return false;
         }
+        for (DeviceTime t : n.deviceTimes()) {
+            if (!plain(t.device())) {
+                return false;
+            }
+        }
         raw('{');
         stringField(level + 1, "\"id\": ", n.id(), true);
         if (n.parentId() == null) {
@@ -66,6 +72,26 @@ final class PlainElementWriter {
         numberField(level + 1, "\"residual_bytes\": ", n.residualBytes());
         if (n.storageBytes() != null) {
             numberField(level + 1, "\"storage_bytes\": ", n.storageBytes());
+        }
+        if (!n.deviceTimes().isEmpty()) {
+            fieldName(level + 1, "\"device_times\": ");
+            raw('[');
+            boolean first = true;
+            for (DeviceTime t : n.deviceTimes()) {
+                if (!first) {
+                    raw(',');
+                }
+                first = false;
+                newline(level + 2);
+                raw('{');
+                stringField(level + 3, "\"device\": ", t.device(), true);
+                numberField(level + 3, "\"self_time_ns\": ", t.selfTimeNs());
+                numberField(level + 3, "\"total_time_ns\": ", t.totalTimeNs());
+                newline(level + 2);
+                raw('}');
+            }
+            newline(level + 1);
+            raw(']');
         }
         newline(level);
         raw('}');

@@ -3,24 +3,37 @@ package io.tracegraph.json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import io.tracegraph.domain.trace.CaptureContract;
+import io.tracegraph.domain.trace.ComparisonIdentity;
+import io.tracegraph.domain.trace.CoverageLevel;
+import io.tracegraph.domain.trace.DataEdgeEvent;
+import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.DeviceMemoryEvent;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.ExecutionPhase;
 import io.tracegraph.domain.trace.ExecutionStep;
+import io.tracegraph.domain.trace.ExpectedGradient;
+import io.tracegraph.domain.trace.FamilyExpectation;
+import io.tracegraph.domain.trace.GradientContract;
 import io.tracegraph.domain.trace.GradientEvent;
+import io.tracegraph.domain.trace.GradientFamily;
 import io.tracegraph.domain.trace.GradientState;
 import io.tracegraph.domain.trace.MemoryAction;
 import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.MeasurementScope;
 import io.tracegraph.domain.trace.MemoryEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.domain.trace.SpanKind;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.SpanStart;
 import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.domain.trace.TimingMode;
 import io.tracegraph.domain.trace.TraceAssembler;
+import io.tracegraph.domain.trace.TraceSchemas;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,6 +57,10 @@ final class RecordDecoder {
     record SpanEnd(String id, long durationNs) {
     }
 
+    /** The {@code terminal} record (trace/7 and later). */
+    record Terminal(RunOutcome outcome) {
+    }
+
     private static final int POOL_LIMIT = 1 << 14;
 
     private static final int CACHED_TEXT_LENGTH = 64;
@@ -53,6 +70,18 @@ final class RecordDecoder {
     private JsonParser p;
     private String kindName;
     private long seen;
+    /** The candle-graph revision whose members are decoded (6..10). */
+    private int revision = TraceSchemas.OLDEST;
+
+    /** Decodes with the members of {@code revision} from now on (this thread's decoder). */
+    RecordDecoder at(int revision) {
+        this.revision = revision;
+        return this;
+    }
+
+    int revision() {
+        return revision;
+    }
 
     /**
      * Decodes the record whose {@code kind} is known; {@code p} stands after the object's opening
@@ -81,8 +110,26 @@ final class RecordDecoder {
             case "gradient":
                 return gradient();
             case "edge":
-                return edge();
+                return revision >= 7 ? typedEdge() : edge();
             default:
+                if (revision >= 7) {
+                    switch (kind) {
+                        case "device_interval":
+                            return deviceInterval();
+                        case "terminal":
+                            return terminal();
+                        case "tensor_stats":
+                            if (revision >= 9) {
+                                return tensorStats();
+                            }
+                            break;
+                        default:
+                            break;
+                    }
+                    throw new DecodeException("kind", "unknown record kind `" + kind + "` (expected meta, span_start, "
+                            + "span_end, op, tensor, " + (revision >= 9 ? "tensor_stats, " : "")
+                            + "memory, device_memory, device_interval, gradient, edge or terminal)");
+                }
                 throw new DecodeException("kind", "unknown record kind `" + kind + "` (expected meta, span_start, "
                         + "span_end, op, tensor, memory, device_memory, gradient or edge)");
         }
@@ -142,8 +189,30 @@ final class RecordDecoder {
         TimingMode timingMode = null;
         Map<String, String> tags = null;
         String candleVersion = null;
+        boolean synchronizedRegion = false;
+        CaptureContract contract = null;
+        ComparisonIdentity identity = null;
+        boolean later = revision >= 7;
         String field;
         while ((field = nextField()) != null) {
+            if (later) {
+                switch (field) {
+                    case "measured_region_device_synchronized":
+                        mark(13, field);
+                        synchronizedRegion = bool(field);
+                        continue;
+                    case "capture_contract":
+                        mark(14, field);
+                        contract = captureContract(field);
+                        continue;
+                    case "comparison_identity":
+                        mark(15, field);
+                        identity = p.currentToken() == JsonToken.VALUE_NULL ? null : comparisonIdentity(field);
+                        continue;
+                    default:
+                        break;
+                }
+            }
             switch (field) {
                 case "kind": discriminator(); break;
                 case "schema": mark(1, field); schema = string(field); break;
@@ -166,7 +235,7 @@ final class RecordDecoder {
                 required(entrypoint, "entrypoint"), required(phase, "phase"), required(timestamp, "timestamp"),
                 requiredLong(captureStep, "capture_step"), requiredLong(warmupSteps, "warmup_steps"),
                 required(device, "device"), required(timingMode, "timing_mode"), required(tags, "tags"),
-                candleVersion);
+                candleVersion, synchronizedRegion, contract, identity);
         return new Meta(inDocument ? schema : required(schema, "schema"), run);
     }
 
@@ -212,6 +281,9 @@ final class RecordDecoder {
     }
 
     private OpEvent op() throws IOException {
+        if (revision >= 7) {
+            return denseOp();
+        }
         String spanId = null;
         String opName = null;
         List<String> inputs = List.of();
@@ -247,6 +319,9 @@ final class RecordDecoder {
     }
 
     private TensorEvent tensor() throws IOException {
+        if (revision >= 7) {
+            return labelledTensor();
+        }
         String spanId = null;
         String tensorId = null;
         Shape shape = Shape.SCALAR;
@@ -285,10 +360,20 @@ final class RecordDecoder {
         Shape shape = Shape.SCALAR;
         String dtype = null;
         MemoryCategory category = MemoryCategory.OTHER;
+        String storageId = null;
+        boolean later = revision >= 7;
         String field;
         while ((field = nextField()) != null) {
             switch (field) {
                 case "kind": discriminator(); break;
+                case "storage_id":
+                    if (later) {
+                        mark(11, field);
+                        storageId = uncachedString(field);
+                    } else {
+                        skip(field);
+                    }
+                    break;
                 case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
                 case "tensor_id": mark(2, field); tensorId = string(field); break;
                 case "span_id": mark(3, field); spanId = string(field); break;
@@ -302,12 +387,19 @@ final class RecordDecoder {
                 default: skip(field);
             }
         }
-        return new MemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(tensorId, "tensor_id"),
+        long ts = requiredLong(timestampNs, "timestamp_ns");
+        if (later) {
+            required(storageId, "storage_id");
+        }
+        return new MemoryEvent(ts, required(tensorId, "tensor_id"),
                 required(spanId, "span_id"), opName, required(device, "device"), requiredLong(bytes, "bytes"),
-                required(action, "action"), shape, required(dtype, "dtype"), category);
+                required(action, "action"), shape, required(dtype, "dtype"), category, storageId);
     }
 
     private DeviceMemoryEvent deviceMemory() throws IOException {
+        if (revision >= 7) {
+            return optionalDeviceMemory();
+        }
         long timestampNs = -1;
         String device = null;
         long used = -1;
@@ -369,24 +461,529 @@ final class RecordDecoder {
                 requiredLong(durationNs, "duration_ns"));
     }
 
+    // ---- trace/7 and later --------------------------------------------------------------------
+
+    /** trace/7 {@code op}: shape required, dense output bytes optional, dense input bytes required. */
+    private OpEvent denseOp() throws IOException {
+        String spanId = null;
+        String opName = null;
+        List<String> inputs = List.of();
+        String output = null;
+        Shape shape = null;
+        String dtype = null;
+        String device = null;
+        long durationNs = -1;
+        long timestampNs = 0;
+        Long outputDense = null;
+        long inputDense = -1;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
+                case "op_name": mark(2, field); opName = string(field); break;
+                case "inputs": mark(3, field); inputs = strings(field); break;
+                case "output": mark(4, field); output = optString(field); break;
+                case "shape": mark(5, field); shape = shape(field); break;
+                case "dtype": mark(6, field); dtype = string(field); break;
+                case "device": mark(7, field); device = string(field); break;
+                case "duration_ns": mark(8, field); durationNs = u63(field); break;
+                case "timestamp_ns": mark(9, field); timestampNs = u63(field); break;
+                case "output_dense_bytes": mark(10, field); outputDense = optU63(field); break;
+                case "input_dense_bytes": mark(11, field); inputDense = u63(field); break;
+                default: skip(field);
+            }
+        }
+        return new OpEvent(required(spanId, "span_id"), required(opName, "op_name"), inputs, output,
+                required(shape, "shape"), required(dtype, "dtype"), required(device, "device"),
+                requiredLong(durationNs, "duration_ns"), timestampNs, outputDense,
+                requiredLong(inputDense, "input_dense_bytes"));
+    }
+
+    /** trace/7 {@code tensor}: a label, shape required, dense bytes optional. */
+    private TensorEvent labelledTensor() throws IOException {
+        String spanId = null;
+        String tensorId = null;
+        String label = null;
+        Shape shape = null;
+        String dtype = null;
+        String device = null;
+        boolean requiresGrad = false;
+        Long denseBytes = null;
+        MemoryCategory category = MemoryCategory.OTHER;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
+                case "tensor_id": mark(2, field); tensorId = string(field); break;
+                case "label": mark(3, field); label = optString(field); break;
+                case "shape": mark(4, field); shape = shape(field); break;
+                case "dtype": mark(5, field); dtype = string(field); break;
+                case "device": mark(6, field); device = string(field); break;
+                case "requires_grad": mark(7, field); requiresGrad = bool(field); break;
+                case "dense_bytes": mark(8, field); denseBytes = optU63(field); break;
+                case "category": mark(9, field); category = category(field); break;
+                default: skip(field);
+            }
+        }
+        return new TensorEvent(required(spanId, "span_id"), required(tensorId, "tensor_id"), required(shape, "shape"),
+                required(dtype, "dtype"), required(device, "device"), requiresGrad, denseBytes, category, label);
+    }
+
+    /** trace/10 {@code tensor_stats}. */
+    private TensorStats tensorStats() throws IOException {
+        String spanId = null;
+        String label = null;
+        Shape shape = null;
+        String dtype = null;
+        long elements = -1;
+        long nonFinite = -1;
+        Double rms = null;
+        Double absMax = null;
+        Double mean = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
+                case "label": mark(2, field); label = string(field); break;
+                case "shape": mark(3, field); shape = shape(field); break;
+                case "dtype": mark(4, field); dtype = string(field); break;
+                case "elements": mark(5, field); elements = u63(field); break;
+                case "non_finite": mark(6, field); nonFinite = u63(field); break;
+                case "rms": mark(7, field); rms = f64(field); break;
+                case "abs_max": mark(8, field); absMax = f64(field); break;
+                case "mean": mark(9, field); mean = f64(field); break;
+                default: skip(field);
+            }
+        }
+        return new TensorStats(required(spanId, "span_id"), required(label, "label"), required(shape, "shape"),
+                required(dtype, "dtype"), requiredLong(elements, "elements"), requiredLong(nonFinite, "non_finite"),
+                required(rms, "rms"), required(absMax, "abs_max"), required(mean, "mean"));
+    }
+
+    /** trace/7 {@code device_memory}: every measurement optional, an observed capacity. */
+    private DeviceMemoryEvent optionalDeviceMemory() throws IOException {
+        long timestampNs = -1;
+        String device = null;
+        Long used = null;
+        Long free = null;
+        Long reserved = null;
+        Long capacity = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "timestamp_ns": mark(1, field); timestampNs = u63(field); break;
+                case "device": mark(2, field); device = string(field); break;
+                case "used_bytes": mark(3, field); used = optU63(field); break;
+                case "free_bytes": mark(4, field); free = optU63(field); break;
+                case "reserved_bytes": mark(5, field); reserved = optU63(field); break;
+                case "capacity_bytes": mark(6, field); capacity = optU63(field); break;
+                default: skip(field);
+            }
+        }
+        return new DeviceMemoryEvent(requiredLong(timestampNs, "timestamp_ns"), required(device, "device"), used, free,
+                reserved, capacity);
+    }
+
+    /** trace/7 {@code device_interval}. */
+    private DeviceInterval deviceInterval() throws IOException {
+        String spanId = null;
+        String device = null;
+        String streamId = null;
+        String clockId = null;
+        String backend = null;
+        long startNs = -1;
+        long durationNs = -1;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "span_id": mark(1, field); spanId = string(field); break;
+                case "device": mark(2, field); device = string(field); break;
+                case "stream_id": mark(3, field); streamId = string(field); break;
+                case "clock_id": mark(4, field); clockId = string(field); break;
+                case "backend": mark(5, field); backend = string(field); break;
+                case "start_ns": mark(6, field); startNs = u63(field); break;
+                case "duration_ns": mark(7, field); durationNs = u63(field); break;
+                default: skip(field);
+            }
+        }
+        return new DeviceInterval(required(spanId, "span_id"), required(device, "device"),
+                required(streamId, "stream_id"), required(clockId, "clock_id"), required(backend, "backend"),
+                requiredLong(startNs, "start_ns"), requiredLong(durationNs, "duration_ns"));
+    }
+
+    /** trace/7 {@code terminal}. */
+    private Terminal terminal() throws IOException {
+        RunOutcome.Status status = null;
+        long timestampNs = -1;
+        String reason = null;
+        String field;
+        while ((field = nextField()) != null) {
+            switch (field) {
+                case "kind": discriminator(); break;
+                case "outcome": mark(1, field); status = outcomeStatus(field); break;
+                case "timestamp_ns": mark(2, field); timestampNs = u63(field); break;
+                case "reason": mark(3, field); reason = optString(field); break;
+                default: skip(field);
+            }
+        }
+        return new Terminal(new RunOutcome(required(status, "outcome"), reason,
+                requiredLong(timestampNs, "timestamp_ns")));
+    }
+
+    /**
+     * trace/7 {@code edge}: a union on {@code edge_kind} ({@code call}: from_span, to_span,
+     * host_duration_ns; {@code data}: from_tensor, to_tensor). As with serde's internally tagged
+     * enums the tag may stand anywhere, so the members are held until the tag is known; members
+     * of the other variant are ignored whatever they hold.
+     */
+    private Object typedEdge() throws IOException {
+        String edgeKind = null;
+        String[] strings = new String[4];
+        DecodeException[] problems = new DecodeException[5];
+        long hostDuration = -1;
+        String field;
+        while ((field = nextField()) != null) {
+            int slot;
+            switch (field) {
+                case "kind": discriminator(); continue;
+                case "edge_kind":
+                    mark(1, field);
+                    edgeKind = string(field);
+                    continue;
+                case "from_span": slot = 0; break;
+                case "to_span": slot = 1; break;
+                case "from_tensor": slot = 2; break;
+                case "to_tensor": slot = 3; break;
+                case "host_duration_ns":
+                    mark(6, field);
+                    try {
+                        hostDuration = u63(field);
+                    } catch (DecodeException e) {
+                        problems[4] = e;
+                        skip(field);
+                    }
+                    continue;
+                default: skip(field); continue;
+            }
+            mark(2 + slot, field);
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                strings[slot] = text(field);
+            } else {
+                problems[slot] = wrongType(field, "a string");
+                skip(field);
+            }
+        }
+        if (edgeKind == null) {
+            throw missing("edge_kind");
+        }
+        switch (edgeKind) {
+            case "call":
+                for (int slot : new int[] {0, 1, 4}) {
+                    if (problems[slot] != null) {
+                        throw problems[slot];
+                    }
+                }
+                return new EdgeEvent(required(strings[0], "from_span"), required(strings[1], "to_span"),
+                        requiredLong(hostDuration, "host_duration_ns"));
+            case "data":
+                for (int slot : new int[] {2, 3}) {
+                    if (problems[slot] != null) {
+                        throw problems[slot];
+                    }
+                }
+                return new DataEdgeEvent(required(strings[2], "from_tensor"), required(strings[3], "to_tensor"));
+            default:
+                throw new DecodeException("edge_kind", "member `edge_kind`: unknown value " + quote(edgeKind)
+                        + " (expected one of call, data)");
+        }
+    }
+
+    /** {@code meta.capture_contract}: its own members, duplicates and required ones, by revision. */
+    private CaptureContract captureContract(String member) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw wrongType(member, "an object");
+        }
+        long outer = seen;
+        seen = 0;
+        MeasurementScope scope = null;
+        CoverageLevel operations = null;
+        CoverageLevel tensors = CoverageLevel.NONE;
+        CoverageLevel gradients = CoverageLevel.NONE;
+        GradientContract gradientContract = null;
+        CoverageLevel logical = null;
+        CoverageLevel physical = null;
+        CoverageLevel deviceTiming = null;
+        List<String> required = List.of();
+        List<String> gpu = List.of();
+        List<String> cpu = List.of();
+        String field;
+        while ((field = nextField()) != null) {
+            String path = member + "." + field;
+            switch (field) {
+                case "measurement_scope": mark(1, path); scope = scope(path); break;
+                case "operations": mark(2, path); operations = coverage(path); break;
+                case "tensors": mark(3, path); tensors = coverage(path); break;
+                case "gradients": mark(4, path); gradients = coverage(path); break;
+                case "logical_memory": mark(5, path); logical = coverage(path); break;
+                case "physical_memory": mark(6, path); physical = coverage(path); break;
+                case "device_timing": mark(7, path); deviceTiming = coverage(path); break;
+                case "required_semantic_labels": mark(8, path); required = strings(path); break;
+                case "gradient_contract":
+                    if (revision < 9) {
+                        skip(path);
+                        break;
+                    }
+                    mark(9, path);
+                    gradientContract = p.currentToken() == JsonToken.VALUE_NULL ? null : gradientContract(path);
+                    break;
+                case "gpu_expected_semantic_labels":
+                case "cpu_only_semantic_labels":
+                    if (revision < 10) {
+                        skip(path);
+                        break;
+                    }
+                    if (field.charAt(0) == 'g') {
+                        mark(10, path);
+                        gpu = strings(path);
+                    } else {
+                        mark(11, path);
+                        cpu = strings(path);
+                    }
+                    break;
+                default: skip(path);
+            }
+        }
+        seen = outer;
+        return new CaptureContract(required(scope, member + ".measurement_scope"),
+                required(operations, member + ".operations"), tensors, gradients, gradientContract,
+                required(logical, member + ".logical_memory"), required(physical, member + ".physical_memory"),
+                required(deviceTiming, member + ".device_timing"), required, gpu, cpu);
+    }
+
+    /** {@code capture_contract.gradient_contract} (trace/9 and later). */
+    private GradientContract gradientContract(String member) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw wrongType(member, "an object");
+        }
+        long outer = seen;
+        seen = 0;
+        String sha = null;
+        List<ExpectedGradient> expected = null;
+        List<GradientFamily> families = null;
+        String field;
+        while ((field = nextField()) != null) {
+            String path = member + "." + field;
+            switch (field) {
+                case "manifest_sha256": mark(1, path); sha = string(path); break;
+                case "expected":
+                    mark(2, path);
+                    expected = objects(path, this::expectedGradient);
+                    break;
+                case "families":
+                    mark(3, path);
+                    families = objects(path, this::gradientFamily);
+                    break;
+                default: skip(path);
+            }
+        }
+        seen = outer;
+        return new GradientContract(required(sha, member + ".manifest_sha256"),
+                required(expected, member + ".expected"),
+                required(families, member + ".families"));
+    }
+
+    private ExpectedGradient expectedGradient(String member) throws IOException {
+        String root = null;
+        String key = null;
+        String family = null;
+        String field;
+        while ((field = nextField()) != null) {
+            String path = member + "." + field;
+            switch (field) {
+                case "root": mark(1, path); root = string(path); break;
+                case "key": mark(2, path); key = string(path); break;
+                case "family": mark(3, path); family = string(path); break;
+                default: skip(path);
+            }
+        }
+        return new ExpectedGradient(required(root, member + ".root"), required(key, member + ".key"),
+                required(family, member + ".family"));
+    }
+
+    private GradientFamily gradientFamily(String member) throws IOException {
+        String family = null;
+        FamilyExpectation expectation = null;
+        long minPresent = -1;
+        String field;
+        while ((field = nextField()) != null) {
+            String path = member + "." + field;
+            switch (field) {
+                case "family": mark(1, path); family = string(path); break;
+                case "expectation": mark(2, path); expectation = expectation(path); break;
+                case "min_present": mark(3, path); minPresent = u63(path); break;
+                default: skip(path);
+            }
+        }
+        return new GradientFamily(required(family, member + ".family"), required(expectation, member + ".expectation"),
+                requiredLong(minPresent, member + ".min_present"));
+    }
+
+    /** {@code meta.comparison_identity}; {@code implementation_id} from trace/8 on. */
+    private ComparisonIdentity comparisonIdentity(String member) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw wrongType(member, "an object");
+        }
+        long outer = seen;
+        seen = 0;
+        String implementation = null;
+        String[] ids = new String[7];
+        String[] names = {
+            "workload_id", "model_id", "config_id", "data_id", "seed_policy", "precision", "device_state",
+        };
+        long batch = -1;
+        long accumulation = -1;
+        String pair = null;
+        String field;
+        while ((field = nextField()) != null) {
+            String path = member + "." + field;
+            int slot = -1;
+            switch (field) {
+                case "implementation_id":
+                    if (revision < 8) {
+                        skip(path);
+                        continue;
+                    }
+                    mark(1, path);
+                    implementation = optString(path);
+                    continue;
+                case "workload_id": slot = 0; break;
+                case "model_id": slot = 1; break;
+                case "config_id": slot = 2; break;
+                case "data_id": slot = 3; break;
+                case "seed_policy": slot = 4; break;
+                case "precision": slot = 5; break;
+                case "device_state": slot = 6; break;
+                case "physical_batch": mark(9, path); batch = u63(path); continue;
+                case "accumulation_steps": mark(10, path); accumulation = u63(path); continue;
+                case "pair_id": mark(11, path); pair = optString(path); continue;
+                default: skip(path); continue;
+            }
+            mark(2 + slot, path);
+            ids[slot] = string(path);
+        }
+        seen = outer;
+        for (int i = 0; i < ids.length; i++) {
+            required(ids[i], member + "." + names[i]);
+        }
+        return new ComparisonIdentity(implementation, ids[0], ids[1], ids[2], ids[3], ids[4],
+                requiredLong(batch, member + ".physical_batch"),
+                requiredLong(accumulation, member + ".accumulation_steps"),
+                ids[5], ids[6], pair);
+    }
+
+    /** An object member's decoder, given the member path for messages. */
+    @FunctionalInterface
+    private interface ObjectDecoder<T> {
+        T decode(String member) throws IOException;
+    }
+
+    /** An array of objects, each decoded with its own duplicate tracking. */
+    private <T> List<T> objects(String member, ObjectDecoder<T> element) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw wrongType(member, "an array of objects");
+        }
+        List<T> values = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t != JsonToken.START_OBJECT) {
+                throw wrongType(member, "an array of objects");
+            }
+            long outer = seen;
+            seen = 0;
+            values.add(element.decode(member));
+            seen = outer;
+        }
+        return values;
+    }
+
+    private double f64(String field) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            double value = p.getDoubleValue();
+            if (Double.isInfinite(value)) {
+                throw new DecodeException(field, "member `" + field + "`: number " + p.getText() + " is out of range");
+            }
+            return value;
+        }
+        throw wrongType(field, "a number");
+    }
+
+    private RunOutcome.Status outcomeStatus(String field) throws IOException {
+        switch (string(field)) {
+            case "complete": return RunOutcome.Status.COMPLETE;
+            case "failed": return RunOutcome.Status.FAILED;
+            default: throw unknownVariant(field, "complete, failed");
+        }
+    }
+
+    private CoverageLevel coverage(String field) throws IOException {
+        switch (string(field)) {
+            case "none": return CoverageLevel.NONE;
+            case "partial": return CoverageLevel.PARTIAL;
+            case "complete": return CoverageLevel.COMPLETE;
+            default: throw unknownVariant(field, "none, partial, complete");
+        }
+    }
+
+    private MeasurementScope scope(String field) throws IOException {
+        switch (string(field)) {
+            case "unknown": return MeasurementScope.UNKNOWN;
+            case "profiled_work": return MeasurementScope.PROFILED_WORK;
+            case "production_equivalent": return MeasurementScope.PRODUCTION_EQUIVALENT;
+            default: throw unknownVariant(field, "unknown, profiled_work, production_equivalent");
+        }
+    }
+
+    private FamilyExpectation expectation(String field) throws IOException {
+        switch (string(field)) {
+            case "active": return FamilyExpectation.ACTIVE;
+            case "inactive": return FamilyExpectation.INACTIVE;
+            case "data_conditional": return FamilyExpectation.DATA_CONDITIONAL;
+            default: throw unknownVariant(field, "active, inactive, data_conditional");
+        }
+    }
+
     /** Hands a decoded record to the assembler; {@code line} is its physical line. */
     static void feed(TraceAssembler assembler, Object record, long line) {
         if (record instanceof OpEvent op) {
-            assembler.op(op);
+            assembler.op(line, op);
         } else if (record instanceof MemoryEvent memory) {
-            assembler.memory(memory);
+            assembler.memory(line, memory);
         } else if (record instanceof SpanStart start) {
             assembler.spanStart(line, start);
         } else if (record instanceof SpanEnd end) {
             assembler.spanEnd(line, end.id(), end.durationNs());
         } else if (record instanceof TensorEvent tensor) {
-            assembler.tensor(tensor);
+            assembler.tensor(line, tensor);
         } else if (record instanceof DeviceMemoryEvent device) {
-            assembler.deviceMemory(device);
+            assembler.deviceMemory(line, device);
         } else if (record instanceof GradientEvent gradient) {
-            assembler.gradient(gradient);
+            assembler.gradient(line, gradient);
         } else if (record instanceof EdgeEvent edge) {
-            assembler.edge(edge);
+            assembler.edge(line, edge);
+        } else if (record instanceof DeviceInterval interval) {
+            assembler.deviceInterval(line, interval);
+        } else if (record instanceof DataEdgeEvent edge) {
+            assembler.dataEdge(line, edge);
+        } else if (record instanceof TensorStats stats) {
+            assembler.tensorStats(line, stats);
+        } else if (record instanceof Terminal terminal) {
+            assembler.terminal(line, terminal.outcome());
         } else if (record instanceof Meta meta) {
             assembler.meta(line, meta.schema(), meta.run());
         } else {
@@ -533,6 +1130,17 @@ final class RecordDecoder {
     private String string(String field) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
             return text(field);
+        }
+        throw wrongType(field, "a string");
+    }
+
+    /**
+     * A string that is unlikely to repeat soon (a storage id: once at its allocation, once at its
+     * free, far apart): read past the cache, so that it does not evict the ids and names that do.
+     */
+    private String uncachedString(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            return checkSurrogates(field, p.getText());
         }
         throw wrongType(field, "a string");
     }

@@ -40,6 +40,21 @@ class ParallelGraphWriterTest {
         assertThat(parallel(graph, 5)).isEqualTo(sequential(graph));
     }
 
+    @Test
+    void writesTheSameBytesForATrace10GraphWithDeviceTimeAndCaptureFacts() throws IOException {
+        StringWriter trace = new StringWriter();
+        SyntheticTrace.training().ops(12_000).seed(8).schema(10).writeTo(trace);
+        ExecutionGraph graph = graph("big10.jsonl",
+                new ByteArrayInputStream(trace.toString().getBytes(StandardCharsets.UTF_8)));
+        assertThat(graph.spans().stream().filter(n -> !n.deviceTimes().isEmpty()).count()).isGreaterThan(1000);
+        assertThat(graph.capture()).isNotNull();
+
+        String bytes = new String(parallel(graph, 3), StandardCharsets.UTF_8);
+        assertThat(bytes).isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8));
+        assertThat(bytes).contains("\"device_times\": [", "\"slowest_device_spans\": [", "\"capture\": {",
+                "\"tensor_stats\": [");
+    }
+
     private static byte[] parallel(ExecutionGraph graph, int threads) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ParallelGraphWriter.write(graph, out, threads);

@@ -93,6 +93,8 @@ public final class SyntheticTrace {
     private double slowdown = 1;
     private String growingSpan;
     private int extraTensors;
+    private int revision = 6;
+    private boolean hierarchyEdges;
 
     private SyntheticTrace(Shape shape, int size) {
         this.shape = shape;
@@ -198,6 +200,42 @@ public final class SyntheticTrace {
         }
         this.growingSpan = Objects.requireNonNull(spanName, "spanName");
         this.extraTensors = tensors;
+        return this;
+    }
+
+    /**
+     * Writes the same workload as {@code candle-graph/trace/<revision>} (6..10), the way candle-graph
+     * 0.8.0 to 0.9.5 write it: from trace/7 on, the meta record carries a capture contract (from
+     * trace/9 with the exact gradient contract of a training run) and a comparison identity
+     * ({@code implementation_id} from trace/8), ops carry {@code output_dense_bytes} /
+     * {@code input_dense_bytes}, tensors a {@code label} for a few and {@code dense_bytes}, memory
+     * records a {@code storage_id} (one storage per tensor), device checkpoints a
+     * {@code capacity_bytes}, edges are typed ({@code edge_kind}: call edges, plus a few recorded data
+     * edges that repeat an op's input→output pair), spans with ops on a cuda device get
+     * {@code device_interval}s, trace/10 adds {@code tensor_stats} for the loss (training) or the
+     * logits (inference), and a {@code terminal} record ends the trace. Call edges then run from a
+     * span's parent to the span with its duration ({@link #hierarchyEdges()}, which trace/7 requires);
+     * warm-up steps are kept below the capture step. Structure, ids, times, bytes and memory are
+     * those of the trace/6 form with {@link #hierarchyEdges()}: the two are twins.
+     */
+    public SyntheticTrace schema(int revision) {
+        if (revision < 6 || revision > 10) {
+            throw new IllegalArgumentException("revision must be within 6..10: " + revision);
+        }
+        this.revision = revision;
+        if (revision >= 7) {
+            this.hierarchyEdges = true;
+        }
+        return this;
+    }
+
+    /**
+     * Writes each {@code edge} record from the span's parent to the span, with the span's duration
+     * (as candle-graph's {@code record_call_edge} is used), instead of between consecutive siblings
+     * with the gap between them; the default for trace/7 and later.
+     */
+    public SyntheticTrace hierarchyEdges() {
+        this.hierarchyEdges = true;
         return this;
     }
 
@@ -589,6 +627,16 @@ public final class SyntheticTrace {
         int depth;
         long now;
 
+        // trace/7 and later
+        final int revision;
+        /** Per open span: its ops' first timestamp and summed durations (device intervals). */
+        long[] stackOpStart = new long[64];
+        long[] stackOpTime = new long[64];
+        /** Per span id: parent and duration (edges from a span's parent). */
+        int[] parentOf = new int[1 << 10];
+        long[] durationOf = new long[1 << 10];
+        long deviceSpans;
+
         Gen(SyntheticTrace spec, Plan plan, Out out) {
             this.spec = spec;
             this.plan = plan;
@@ -602,6 +650,7 @@ public final class SyntheticTrace {
             this.layers = plan.layers;
             this.dim = plan.cfg.dim;
             this.dev = jsonQuoted(spec.device);
+            this.revision = spec.revision;
         }
 
         void run() {
@@ -736,10 +785,22 @@ public final class SyntheticTrace {
             if (!dry) {
                 writeOp(name, in, t, kd, ts, dur);
                 writeMemory(ts, t, name, "alloc");
+                if (revision >= 7 && name.equals("matmul") && in.length > 0 && in[0] != 0 && emittedOps % 16 == 0) {
+                    writeDataEdge(in[0], t);
+                }
+                opTime(ts, dur);
             }
             now = ts + dur;
             emittedOps++;
             return t;
+        }
+
+        /** Accounts an op's time to the innermost span (its device interval). */
+        void opTime(long ts, long dur) {
+            if (stackOpTime[depth - 1] == 0) {
+                stackOpStart[depth - 1] = ts;
+            }
+            stackOpTime[depth - 1] += dur;
         }
 
         /** An op updating {@code target} in place (no new allocation). */
@@ -753,6 +814,7 @@ public final class SyntheticTrace {
             long dur = duration(name, kd);
             if (!dry) {
                 writeOp(name, in, target, kd, ts, dur);
+                opTime(ts, dur);
             }
             now = ts + dur;
             emittedOps++;
@@ -767,7 +829,17 @@ public final class SyntheticTrace {
                 stackId = Arrays.copyOf(stackId, depth * 2);
                 stackStart = Arrays.copyOf(stackStart, depth * 2);
                 stackSlowed = Arrays.copyOf(stackSlowed, depth * 2);
+                stackOpStart = Arrays.copyOf(stackOpStart, depth * 2);
+                stackOpTime = Arrays.copyOf(stackOpTime, depth * 2);
             }
+            if (spec.hierarchyEdges && !dry) {
+                if (id >= parentOf.length) {
+                    parentOf = Arrays.copyOf(parentOf, Math.max(id + 1, parentOf.length * 2));
+                    durationOf = Arrays.copyOf(durationOf, parentOf.length);
+                }
+                parentOf[id] = parent;
+            }
+            stackOpTime[depth] = 0;
             stackId[depth] = id;
             stackStart[depth] = now;
             stackSlowed[depth] = name.equals(spec.slowedSpan);
@@ -797,7 +869,17 @@ public final class SyntheticTrace {
                 now += Math.round((now - stackStart[depth]) * (spec.slowdown - 1));
             }
             if (!dry) {
-                writeSpanEnd(stackId[depth], now - stackStart[depth]);
+                long duration = now - stackStart[depth];
+                writeSpanEnd(stackId[depth], duration);
+                if (spec.hierarchyEdges) {
+                    durationOf[stackId[depth]] = duration;
+                }
+                if (revision >= 7 && cuda && stackOpTime[depth] > 0) {
+                    writeDeviceIntervals(stackId[depth], stackOpStart[depth], stackOpTime[depth]);
+                }
+                if (revision >= 7 && depth == 0) {
+                    writeTerminal(now);
+                }
             }
             return now;
         }
@@ -825,7 +907,7 @@ public final class SyntheticTrace {
             Map<String, String> all = new LinkedHashMap<>(generated);
             all.putAll(spec.tags);
             String run = spec.runId != null ? spec.runId : spec.shape.name().toLowerCase(Locale.ROOT) + "-s" + spec.seed;
-            out.raw(META_1);
+            out.raw(revision >= 7 ? metaStart(revision) : META_1);
             out.raw(jsonQuoted(run));
             out.raw(META_CORRELATION);
             out.raw(jsonQuoted(entrypoint + "/update-" + c.captureStep));
@@ -838,12 +920,17 @@ public final class SyntheticTrace {
             out.raw(META_CAPTURE);
             out.num(c.captureStep);
             out.raw(META_WARMUP);
-            out.num(c.warmupSteps);
+            out.num(revision >= 7 ? Math.min(c.warmupSteps, c.captureStep - 1) : c.warmupSteps);
             out.raw(META_DEVICE);
             out.raw(dev);
-            out.raw(META_TIMING);
-            out.ascii(cuda ? "device_synchronized" : "host");
-            out.raw(META_TAGS);
+            if (revision >= 7) {
+                metaCapture(measuredName(), entrypoint, phase);
+                out.ascii(",\"tags\":{");
+            } else {
+                out.raw(META_TIMING);
+                out.ascii(cuda ? "device_synchronized" : "host");
+                out.raw(META_TAGS);
+            }
             boolean first = true;
             for (Map.Entry<String, String> e : all.entrySet()) {
                 if (!first) {
@@ -856,6 +943,10 @@ public final class SyntheticTrace {
             }
             out.raw(META_END);
             out.endLine();
+        }
+
+        String measuredName() {
+            return spec.shape == Shape.TRAIN ? "update" : "infer_step";
         }
 
         Map<String, String> modelTags() {
@@ -887,11 +978,20 @@ public final class SyntheticTrace {
             out.num(Math.max(0, cap - used));
             out.raw(DM_RESERVED);
             out.num(reserved);
+            if (revision >= 7) {
+                out.raw(DM7_CAPACITY);
+                out.num(used + Math.max(0, cap - used));
+            }
             out.ch('}');
             out.endLine();
         }
 
         void tensor(int t, boolean requiresGrad) {
+            tensor(t, requiresGrad, null);
+        }
+
+        /** A tensor checkpoint; {@code label} is written from trace/7 on (the caller's observation label). */
+        void tensor(int t, boolean requiresGrad, String label) {
             if (dry || t == 0) {
                 return;
             }
@@ -900,13 +1000,21 @@ public final class SyntheticTrace {
             out.num(currentSpan());
             out.raw(T_TENSOR);
             out.num(t);
+            if (revision >= 7 && label != null) {
+                out.raw(T7_LABEL);
+                out.ascii(label);
+            }
             out.raw(T_SHAPE);
             out.raw(k.shape);
             out.raw(T_DTYPE);
             out.raw(k.dtype);
             out.raw(T_DEVICE);
             out.raw(dev);
-            out.raw(requiresGrad ? T_GRAD_TRUE : T_GRAD_FALSE);
+            if (revision >= 7) {
+                out.raw(requiresGrad ? T7_GRAD_TRUE : T7_GRAD_FALSE);
+            } else {
+                out.raw(requiresGrad ? T_GRAD_TRUE : T_GRAD_FALSE);
+            }
             out.num(k.bytes);
             out.raw(T_CATEGORY);
             out.ascii(CATEGORY[tCat[t]]);
@@ -916,6 +1024,21 @@ public final class SyntheticTrace {
 
         void edge(int from, int to, long duration) {
             if (dry) {
+                return;
+            }
+            if (spec.hierarchyEdges) {
+                from = parentOf[to];
+                duration = durationOf[to];
+            }
+            if (revision >= 7) {
+                out.raw(E7_1);
+                out.num(from);
+                out.raw(E_TO);
+                out.num(to);
+                out.raw(E7_DURATION);
+                out.num(duration);
+                out.ch('}');
+                out.endLine();
                 return;
             }
             out.raw(E_1);
@@ -1278,8 +1401,8 @@ public final class SyntheticTrace {
             embSpan = span("Embedding::forward", MODULE, STEP_FORWARD, false);
             int embFirst = nextTensor;
             int tokens = op("to_device", K_TOK, CAT_OTHER);
-            tensor(tokens, false);
-            tensor(WTE, true);
+            tensor(tokens, false, "input/tokens");
+            tensor(WTE, true, "param/embed.weight");
             int labels = op("to_device", K_TOK, CAT_OTHER);
             int e = op("embedding", K_BTD, act, tokens, WTE);
             int x = op("broadcast_add", K_BTD, act, e, WPE);
@@ -1302,6 +1425,7 @@ public final class SyntheticTrace {
             free(nll);
             int loss = op("mean", K_SCALAR, act, neg);
             free(neg);
+            tensorStats("train/loss", loss);
             end();
             int headLast = nextTensor - 1;
             long fwdEnd = end();
@@ -1376,8 +1500,8 @@ public final class SyntheticTrace {
             int fwd = span("Model::forward", MODULE, STEP_FORWARD, false);
             embSpan = span("Embedding::forward", MODULE, STEP_FORWARD, false);
             int tokens = op("to_device", K_TOK, CAT_OTHER);
-            tensor(tokens, false);
-            tensor(WTE, false);
+            tensor(tokens, false, "input/tokens");
+            tensor(WTE, false, "param/embed.weight");
             int e = op("embedding", K_BTD, act, tokens, WTE);
             int x = op("broadcast_add", K_BTD, act, e, WPE);
             free(e);
@@ -1388,6 +1512,7 @@ public final class SyntheticTrace {
             free(x);
             span("Linear::forward", MODULE, STEP_FORWARD, false);
             int logits = op("matmul", K_BTV, act, y, HEAD);
+            tensorStats("infer/logits", logits);
             end();
             freeRange(headFirst, nextTensor - 1, logits, 0, 0);
             long fwdEnd = end();
@@ -1477,6 +1602,163 @@ public final class SyntheticTrace {
             end();
         }
 
+        // ----- trace/7 and later
+
+        /** One interval per span with ops on the device; every 8th such span a second, overlapping one. */
+        void writeDeviceIntervals(int span, long firstOp, long opTime) {
+            long start = firstOp + 1_000_000;
+            long busy = opTime * 3 / 4 + 1;
+            writeDeviceInterval(span, "7", start, busy);
+            if (deviceSpans++ % 8 == 7) {
+                writeDeviceInterval(span, "13", start + busy / 2, busy / 2 + 1);
+            }
+        }
+
+        void writeDeviceInterval(int span, String stream, long start, long duration) {
+            out.raw(DI_1);
+            out.num(span);
+            out.raw(DI_DEVICE);
+            out.raw(dev);
+            out.raw(DI_STREAM);
+            out.ascii(stream);
+            out.raw(DI_CLOCK);
+            out.ascii("cuda-event:" + spec.device);
+            out.raw(DI_START);
+            out.num(start);
+            out.raw(DI_DURATION);
+            out.num(duration);
+            out.ch('}');
+            out.endLine();
+        }
+
+        void writeDataEdge(int from, int to) {
+            out.raw(DE_1);
+            out.num(from);
+            out.raw(DE_TO);
+            out.num(to);
+            out.raw(END_QUOTE_BRACE);
+            out.endLine();
+        }
+
+        /** trace/10 statistics of a tensor, derived from its id (no random draw: twins stay twins). */
+        void tensorStats(String label, int t) {
+            if (dry || revision < 10 || t == 0) {
+                return;
+            }
+            Kind k = kindOf(t);
+            out.raw(TS_1);
+            out.num(currentSpan());
+            out.raw(TS_LABEL);
+            out.ascii(label);
+            out.raw(TS_SHAPE);
+            out.raw(k.shape);
+            out.raw(TS_DTYPE);
+            out.raw(k.dtype);
+            out.raw(TS_ELEMENTS);
+            out.num(k.elems);
+            out.raw(TS_NON_FINITE);
+            out.ascii(",\"rms\":" + (1 + (t % 97) / 100.0) + ",\"abs_max\":" + (4 + (t % 13) / 4.0)
+                    + ",\"mean\":" + (-0.5 + (t % 11) / 10.0));
+            out.ch('}');
+            out.endLine();
+        }
+
+        void writeTerminal(long timestamp) {
+            out.raw(TERMINAL_1);
+            out.num(timestamp);
+            out.ch('}');
+            out.endLine();
+        }
+
+        /** The trace/7+ meta members after {@code device}: synchronization, timing, contract, identity. */
+        void metaCapture(String measured, String entrypoint, String phase) {
+            Config c = plan.cfg;
+            out.ascii(",\"measured_region_device_synchronized\":" + cuda);
+            out.raw(META_TIMING);
+            out.ascii(cuda ? "device_synchronized" : "host");
+            out.ascii("\",\"capture_contract\":{\"measurement_scope\":\"profiled_work\",\"operations\":\"complete\""
+                    + ",\"tensors\":\"partial\"");
+            boolean exact = revision >= 9 && train;
+            out.ascii(",\"gradients\":\"" + (train ? (exact ? "complete" : "partial") : "none") + "\"");
+            if (exact) {
+                gradientContract();
+            }
+            out.ascii(",\"logical_memory\":\"complete\",\"physical_memory\":\"partial\",\"device_timing\":\""
+                    + (cuda ? "partial" : "none") + "\",\"required_semantic_labels\":[");
+            out.raw(jsonQuoted(entrypoint));
+            out.ch(',');
+            out.raw(jsonQuoted(measured));
+            out.ch(']');
+            if (revision >= 10) {
+                if (cuda) {
+                    out.ascii(",\"gpu_expected_semantic_labels\":[");
+                    out.raw(jsonQuoted(measured));
+                    out.ascii("],\"cpu_only_semantic_labels\":[");
+                    out.raw(jsonQuoted(entrypoint));
+                    out.ch(']');
+                } else {
+                    out.ascii(",\"cpu_only_semantic_labels\":[");
+                    out.raw(jsonQuoted(entrypoint));
+                    out.ch(',');
+                    out.raw(jsonQuoted(measured));
+                    out.ch(']');
+                }
+            }
+            out.ascii("},\"comparison_identity\":{");
+            if (revision >= 8) {
+                out.ascii("\"implementation_id\":\"tracegraph-synthetic/" + c.commit + "\",");
+            }
+            out.ascii("\"workload_id\":\"tinygpt/" + phase + "\",\"model_id\":\"tinygpt-" + layers + "l-d" + dim
+                    + "\",\"config_id\":\"b" + c.batch + "-t" + c.seq + "\",\"data_id\":\"synthetic-s" + spec.seed
+                    + "\",\"seed_policy\":\"fixed\",\"physical_batch\":" + c.batch
+                    + ",\"accumulation_steps\":1,\"precision\":\"" + c.act + "\",\"device_state\":\"warm\"}");
+        }
+
+        /**
+         * The exact gradient manifest (trace/9+ training): every parameter in id order, the five
+         * global ones in family {@code global} (active, at least one present), each layer's in
+         * {@code layer<i>} (data-conditional, at least one present when any is).
+         */
+        void gradientContract() {
+            int count = paramCount();
+            StringBuilder expected = new StringBuilder();
+            java.security.MessageDigest digest;
+            try {
+                digest = java.security.MessageDigest.getInstance("SHA-256");
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            digest.update("candle-graph/gradient-manifest/1".getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            for (int p = 1; p <= count; p++) {
+                String family = familyOf(p);
+                for (String v : new String[] {"vb", paramKey(p), family}) {
+                    byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
+                    long n = bytes.length;
+                    for (int i = 0; i < 8; i++) {
+                        digest.update((byte) (n >>> (8 * i)));
+                    }
+                    digest.update(bytes);
+                }
+                expected.append(p == 1 ? "" : ",").append("{\"root\":\"vb\",\"key\":\"").append(paramKey(p))
+                        .append("\",\"family\":\"").append(family).append("\"}");
+            }
+            StringBuilder hex = new StringBuilder("sha256:");
+            for (byte b : digest.digest()) {
+                hex.append(String.format(Locale.ROOT, "%02x", b & 0xff));
+            }
+            out.ascii(",\"gradient_contract\":{\"manifest_sha256\":\"" + hex + "\",\"expected\":[" + expected
+                    + "],\"families\":[{\"family\":\"global\",\"expectation\":\"active\",\"min_present\":1}");
+            for (int i = 0; i < layers; i++) {
+                out.ascii(",{\"family\":\"layer" + i + "\",\"expectation\":\"data_conditional\",\"min_present\":1}");
+            }
+            out.ascii("]}");
+        }
+
+        String familyOf(int p) {
+            return p <= GLOBAL_PARAMS ? "global" : "layer" + ((p - GLOBAL_PARAMS - 1) / LAYER_PARAMS);
+        }
+
         // ----- record writers
 
         void writeSpanStart(int id, int parent, String name, long start, int kind, boolean measured, int step) {
@@ -1541,9 +1823,9 @@ public final class SyntheticTrace {
             out.num(dur);
             out.raw(OP_TIMESTAMP);
             out.num(ts);
-            out.raw(OP_STORAGE);
+            out.raw(revision >= 7 ? OP7_DENSE : OP_STORAGE);
             out.num(k.bytes);
-            out.raw(OP_INPUT_STORAGE);
+            out.raw(revision >= 7 ? OP7_INPUT_DENSE : OP_INPUT_STORAGE);
             out.num(inBytes);
             out.ch('}');
             out.endLine();
@@ -1553,6 +1835,11 @@ public final class SyntheticTrace {
             Kind k = kindOf(t);
             out.raw(M_1);
             out.num(ts);
+            if (revision >= 7) {
+                out.raw(M7_STORAGE);
+                out.num(t);
+                out.ch('"');
+            }
             out.raw(M_TENSOR);
             out.num(t);
             out.raw(M_SPAN);
@@ -1653,6 +1940,35 @@ public final class SyntheticTrace {
     private static final byte[] E_DURATION = b("\",\"duration_ns\":");
 
     /** JSON string literal (quotes included) as UTF-8 bytes. */
+    private static byte[] metaStart(int revision) {
+        return b("{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/" + revision + "\",\"run_id\":");
+    }
+
+    private static final byte[] OP7_DENSE = b(",\"output_dense_bytes\":");
+    private static final byte[] OP7_INPUT_DENSE = b(",\"input_dense_bytes\":");
+    private static final byte[] M7_STORAGE = b(",\"storage_id\":\"st");
+    private static final byte[] T7_LABEL = b("\",\"label\":\"");
+    private static final byte[] T7_GRAD_TRUE = b(",\"requires_grad\":true,\"dense_bytes\":");
+    private static final byte[] T7_GRAD_FALSE = b(",\"requires_grad\":false,\"dense_bytes\":");
+    private static final byte[] DM7_CAPACITY = b(",\"capacity_bytes\":");
+    private static final byte[] E7_1 = b("{\"kind\":\"edge\",\"edge_kind\":\"call\",\"from_span\":\"s");
+    private static final byte[] E7_DURATION = b("\",\"host_duration_ns\":");
+    private static final byte[] DE_1 = b("{\"kind\":\"edge\",\"edge_kind\":\"data\",\"from_tensor\":\"t");
+    private static final byte[] DE_TO = b("\",\"to_tensor\":\"t");
+    private static final byte[] DI_1 = b("{\"kind\":\"device_interval\",\"span_id\":\"s");
+    private static final byte[] DI_DEVICE = b("\",\"device\":");
+    private static final byte[] DI_STREAM = b(",\"stream_id\":\"");
+    private static final byte[] DI_CLOCK = b("\",\"clock_id\":\"");
+    private static final byte[] DI_START = b("\",\"backend\":\"cuda\",\"start_ns\":");
+    private static final byte[] DI_DURATION = b(",\"duration_ns\":");
+    private static final byte[] TS_1 = b("{\"kind\":\"tensor_stats\",\"span_id\":\"s");
+    private static final byte[] TS_LABEL = b("\",\"label\":\"");
+    private static final byte[] TS_SHAPE = b("\",\"shape\":");
+    private static final byte[] TS_DTYPE = b(",\"dtype\":\"");
+    private static final byte[] TS_ELEMENTS = b("\",\"elements\":");
+    private static final byte[] TS_NON_FINITE = b(",\"non_finite\":0");
+    private static final byte[] TERMINAL_1 = b("{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":");
+
     static byte[] jsonQuoted(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -1830,6 +2146,14 @@ public final class SyntheticTrace {
                     trace.tag(kv[0], kv[1]);
                     break;
                 }
+                case "--schema": trace.schema(Integer.parseInt(v)); break;
+                case "--edges":
+                    if (!v.equals("hierarchy")) {
+                        usage("--edges takes hierarchy");
+                        return;
+                    }
+                    trace.hierarchyEdges();
+                    break;
                 default:
                     usage("unknown option: " + a);
                     return;
@@ -1854,7 +2178,8 @@ public final class SyntheticTrace {
     private static void usage(String problem) {
         System.err.println("SyntheticTrace: " + problem);
         System.err.println("usage: SyntheticTrace [train|infer|deep|wide] N OUTFILE [--seed S] [--timing-seed S]"
-                + " [--device D] [--run-id ID] [--tag KEY=VALUE]... [--slow SPAN=FACTOR] [--grow SPAN=TENSORS]");
+                + " [--device D] [--run-id ID] [--tag KEY=VALUE]... [--slow SPAN=FACTOR] [--grow SPAN=TENSORS]"
+                + " [--schema 6..10] [--edges hierarchy]");
         System.exit(2);
     }
 

@@ -10,7 +10,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Objects;
 
-/** Use case: read a trace, check its health and build its execution graph. */
+/**
+ * Use case: read a trace, check its health and build its execution graph. A failed capture is
+ * untrusted, and comes with the partial graph of what it captured when it is structurally valid.
+ */
 public final class BuildGraph {
     private final TraceReader reader;
 
@@ -33,7 +36,8 @@ public final class BuildGraph {
         if (outcome instanceof GraphOutcome.Built built) {
             return new TraceResult.Built(input.name(), built.graph(), built.health());
         }
-        return new TraceResult.Untrusted(input.name(), outcome.health());
+        GraphOutcome.Untrusted untrusted = (GraphOutcome.Untrusted) outcome;
+        return new TraceResult.Untrusted(input.name(), untrusted.health(), untrusted.partialGraph());
     }
 
     /** Opening and reading through the port, shared by the use cases that start from a trace. */

@@ -16,12 +16,22 @@ public sealed interface TraceResult permits TraceResult.Built, TraceResult.Untru
         }
     }
 
-    /** The trace was read but its health has errors: no graph. */
-    record Untrusted(String source, TraceHealth health) implements TraceResult {
+    /**
+     * The trace was read but is not trusted: its health has errors, or its capture failed. A failed
+     * capture that is structurally valid still has the graph of what it captured.
+     *
+     * @param partialGraph the partial graph of a failed, structurally valid capture, else {@code null}
+     */
+    record Untrusted(String source, TraceHealth health, ExecutionGraph partialGraph) implements TraceResult {
         public Untrusted {
             Objects.requireNonNull(health, "health");
         }
 
+        public Untrusted(String source, TraceHealth health) {
+            this(source, health, null);
+        }
+
+        /** {@code trace is structurally untrusted: ...}, or {@code capture failed: REASON}. */
         public String message() {
             return health.untrustedMessage();
         }
