@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A whole trace after assembly (spec 2.2): spans sorted by id (code point order), every other
- * record list in file order.
+ * record list in file order. {@code capture} says what its producer records and what its reader
+ * repaired ({@link Capture#CANDLE_GRAPH} for candle-graph traces).
  */
 public record TraceDocument(
         String schema,
@@ -16,7 +17,8 @@ public record TraceDocument(
         List<MemoryEvent> memory,
         List<DeviceMemoryEvent> deviceMemory,
         List<GradientEvent> gradients,
-        List<EdgeEvent> edges) {
+        List<EdgeEvent> edges,
+        Capture capture) {
 
     /** The only trace schema this version reads. */
     public static final String SCHEMA = "candle-graph/trace/6";
@@ -31,5 +33,13 @@ public record TraceDocument(
         deviceMemory = List.copyOf(deviceMemory);
         gradients = List.copyOf(gradients);
         edges = List.copyOf(edges);
+        Objects.requireNonNull(capture, "capture");
+    }
+
+    /** A candle-graph trace ({@link Capture#CANDLE_GRAPH}). */
+    public TraceDocument(String schema, RunMeta run, List<SpanRecord> spans, List<OpEvent> ops,
+            List<TensorEvent> tensors, List<MemoryEvent> memory, List<DeviceMemoryEvent> deviceMemory,
+            List<GradientEvent> gradients, List<EdgeEvent> edges) {
+        this(schema, run, spans, ops, tensors, memory, deviceMemory, gradients, edges, Capture.CANDLE_GRAPH);
     }
 }
