@@ -1,6 +1,6 @@
 package io.tracegraph.json.pytorch;
 
-import io.tracegraph.domain.trace.Capture;
+import io.tracegraph.domain.trace.TraceOrigin;
 import io.tracegraph.domain.trace.CaptureNote;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.Evidence;
@@ -156,9 +156,9 @@ final class TorchDocument {
 
         List<MemoryEvent> memory = memoryEvents(names);
         RunMeta run = runMeta(runIdFallback);
-        Capture capture = new Capture(EnumSet.of(Evidence.OPERATIONS, Evidence.MEMORY), true, notes());
+        TraceOrigin origin = new TraceOrigin(EnumSet.of(Evidence.OPERATIONS, Evidence.MEMORY), true, notes());
         return new TraceDocument(SCHEMA, run, spans, ops, List.of(), memory, List.of(), List.of(),
-                List.<EdgeEvent>of(), capture);
+                List.<EdgeEvent>of(), origin);
     }
 
     /** Adds pieces with their subtrees in pre-order, without recursion. */

@@ -1,6 +1,5 @@
 package io.tracegraph.domain.health;
 
-import io.tracegraph.domain.trace.Capture;
 import io.tracegraph.domain.trace.CaptureNote;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.Evidence;
@@ -12,6 +11,7 @@ import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TraceOrigin;
 import io.tracegraph.domain.trace.TraceDocument;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,8 +71,8 @@ public final class HealthAnalyzer {
             }
         }
 
-        Capture capture = doc.capture();
-        if (!capture.concurrentSpans()) {
+        TraceOrigin origin = doc.origin();
+        if (!origin.concurrentSpans()) {
             Map<String, Long> childTotals = new HashMap<>(spans.size() * 2);
             for (SpanRecord span : spans) {
                 if (span.parentId() != null) {
@@ -120,23 +120,23 @@ public final class HealthAnalyzer {
         long forward = countStep(spans, ExecutionStep.FORWARD);
         long backward = countStep(spans, ExecutionStep.BACKWARD);
         long optimizer = countStep(spans, ExecutionStep.OPTIMIZER);
-        if (doc.ops().isEmpty() && capture.records(Evidence.OPERATIONS)) {
+        if (doc.ops().isEmpty() && origin.records(Evidence.OPERATIONS)) {
             issues.add(warning("operations_absent", "no timed operation evidence was captured"));
         }
-        if (doc.tensors().isEmpty() && capture.records(Evidence.TENSORS)) {
+        if (doc.tensors().isEmpty() && origin.records(Evidence.TENSORS)) {
             issues.add(warning("tensors_absent", "no tensor checkpoints were captured"));
         }
-        if (doc.memory().isEmpty() && capture.records(Evidence.MEMORY)) {
+        if (doc.memory().isEmpty() && origin.records(Evidence.MEMORY)) {
             issues.add(warning("memory_absent", "no tensor memory events were captured"));
         }
-        if (doc.deviceMemory().isEmpty() && capture.records(Evidence.DEVICE_MEMORY)) {
+        if (doc.deviceMemory().isEmpty() && origin.records(Evidence.DEVICE_MEMORY)) {
             issues.add(warning("device_memory_absent", "no device-memory checkpoints were captured"));
         }
         if (doc.run().phase() == ExecutionPhase.TRAIN) {
-            if (doc.gradients().isEmpty() && capture.records(Evidence.GRADIENTS)) {
+            if (doc.gradients().isEmpty() && origin.records(Evidence.GRADIENTS)) {
                 issues.add(warning("gradients_absent", "no gradient facts were captured for this training run"));
             }
-            if (capture.records(Evidence.STEP_TAGS)) {
+            if (origin.records(Evidence.STEP_TAGS)) {
                 if (forward == 0) {
                     issues.add(warning("forward_absent", "no forward span was tagged"));
                 }
@@ -148,7 +148,7 @@ public final class HealthAnalyzer {
                 }
             }
         }
-        for (CaptureNote note : capture.notes()) {
+        for (CaptureNote note : origin.notes()) {
             issues.add(new HealthIssue(note.error() ? HealthSeverity.ERROR : HealthSeverity.WARNING, note.code(),
                     note.message()));
         }

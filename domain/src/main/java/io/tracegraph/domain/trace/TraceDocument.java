@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * A whole trace after assembly (spec 2.2): spans sorted by id (code point order), every other
- * record list in file order. {@code capture} says what its producer records and what its reader
- * repaired ({@link Capture#CANDLE_GRAPH} for candle-graph traces).
+ * record list in file order. {@code origin} says what its producer records and what its reader
+ * repaired ({@link TraceOrigin#CANDLE_GRAPH} for candle-graph traces).
  */
 public record TraceDocument(
         String schema,
@@ -18,7 +18,7 @@ public record TraceDocument(
         List<DeviceMemoryEvent> deviceMemory,
         List<GradientEvent> gradients,
         List<EdgeEvent> edges,
-        Capture capture) {
+        TraceOrigin origin) {
 
     /** The only trace schema this version reads. */
     public static final String SCHEMA = "candle-graph/trace/6";
@@ -33,13 +33,13 @@ public record TraceDocument(
         deviceMemory = List.copyOf(deviceMemory);
         gradients = List.copyOf(gradients);
         edges = List.copyOf(edges);
-        Objects.requireNonNull(capture, "capture");
+        Objects.requireNonNull(origin, "origin");
     }
 
-    /** A candle-graph trace ({@link Capture#CANDLE_GRAPH}). */
+    /** A candle-graph trace ({@link TraceOrigin#CANDLE_GRAPH}). */
     public TraceDocument(String schema, RunMeta run, List<SpanRecord> spans, List<OpEvent> ops,
             List<TensorEvent> tensors, List<MemoryEvent> memory, List<DeviceMemoryEvent> deviceMemory,
             List<GradientEvent> gradients, List<EdgeEvent> edges) {
-        this(schema, run, spans, ops, tensors, memory, deviceMemory, gradients, edges, Capture.CANDLE_GRAPH);
+        this(schema, run, spans, ops, tensors, memory, deviceMemory, gradients, edges, TraceOrigin.CANDLE_GRAPH);
     }
 }

@@ -6,19 +6,19 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a trace's producer records, which decides the health checks that apply to it, and the notes
- * of the reader that made the trace from its format.
+ * Where a trace comes from: what its producer records, which decides the health checks that apply
+ * to it, and the notes of the reader that made the trace from its format.
  *
  * @param evidence what the producer can record: a missing kind it cannot record is no capture gap
  * @param concurrentSpans whether sibling spans may run at the same time (threads of a profiled
  *     process), so that children may total more than their parent
  * @param notes what the reader repaired or set aside, in the order found
  */
-public record Capture(Set<Evidence> evidence, boolean concurrentSpans, List<CaptureNote> notes) {
+public record TraceOrigin(Set<Evidence> evidence, boolean concurrentSpans, List<CaptureNote> notes) {
     /** candle-graph traces: every kind of evidence, sequential spans, nothing repaired. */
-    public static final Capture CANDLE_GRAPH = new Capture(EnumSet.allOf(Evidence.class), false, List.of());
+    public static final TraceOrigin CANDLE_GRAPH = new TraceOrigin(EnumSet.allOf(Evidence.class), false, List.of());
 
-    public Capture {
+    public TraceOrigin {
         Objects.requireNonNull(evidence, "evidence");
         evidence = evidence.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(evidence));
         notes = List.copyOf(notes);
