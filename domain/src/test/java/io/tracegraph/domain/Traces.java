@@ -1,5 +1,9 @@
 package io.tracegraph.domain;
 
+import io.tracegraph.domain.trace.CaptureContract;
+import io.tracegraph.domain.trace.ComparisonIdentity;
+import io.tracegraph.domain.trace.DataEdgeEvent;
+import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.DeviceMemoryEvent;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.ExecutionPhase;
@@ -11,14 +15,17 @@ import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.MemoryEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.domain.trace.SpanKind;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.SpanStart;
 import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.domain.trace.TimingMode;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -144,11 +151,77 @@ public final class Traces {
                 .category(MemoryCategory.ACTIVATION).build();
     }
 
-    /** A whole document. Defaults: schema trace/6, phase infer, entrypoint {@code demo}. */
+    /**
+     * A whole document. Defaults: schema trace/6, phase infer, entrypoint {@code demo}. Declaring an
+     * outcome ({@link #complete}, {@link #failed}) makes it a trace/7+ document (schema trace/10 unless
+     * {@link #schema} says otherwise) with {@link CaptureContract#NOTHING_DECLARED} unless a contract is given.
+     */
     public static final class TraceBuilder {
         private String schema = TraceDocument.SCHEMA;
+        private boolean schemaGiven;
         private String entrypoint = "demo";
         private ExecutionPhase phase = ExecutionPhase.INFER;
+        private RunOutcome outcome = RunOutcome.IMPLIED_COMPLETE;
+        private CaptureContract contract;
+        private ComparisonIdentity identity;
+        private long captureStep = 1;
+        private long warmupSteps;
+        private final List<DataEdgeEvent> dataEdges = new ArrayList<>();
+        private final List<DeviceInterval> deviceIntervals = new ArrayList<>();
+        private final List<TensorStats> tensorStats = new ArrayList<>();
+
+        public TraceBuilder schema(String schema) {
+            this.schema = schema;
+            this.schemaGiven = true;
+            return this;
+        }
+
+        public TraceBuilder complete(long timestampNs) {
+            this.outcome = RunOutcome.complete(timestampNs);
+            return this;
+        }
+
+        public TraceBuilder failed(String reason, long timestampNs) {
+            this.outcome = RunOutcome.failed(reason, timestampNs);
+            return this;
+        }
+
+        public TraceBuilder outcome(RunOutcome outcome) {
+            this.outcome = outcome;
+            return this;
+        }
+
+        public TraceBuilder contract(CaptureContract contract) {
+            this.contract = contract;
+            return this;
+        }
+
+        public TraceBuilder identity(ComparisonIdentity identity) {
+            this.identity = identity;
+            return this;
+        }
+
+        public TraceBuilder steps(long captureStep, long warmupSteps) {
+            this.captureStep = captureStep;
+            this.warmupSteps = warmupSteps;
+            return this;
+        }
+
+        public TraceBuilder dataEdge(String fromTensor, String toTensor) {
+            dataEdges.add(new DataEdgeEvent(fromTensor, toTensor));
+            return this;
+        }
+
+        /** A device interval on stream {@code 7}, clock {@code <device>/clock}, backend {@code cuda}. */
+        public TraceBuilder interval(String spanId, String device, long startNs, long durationNs) {
+            deviceIntervals.add(new DeviceInterval(spanId, device, "7", device + "/clock", "cuda", startNs, durationNs));
+            return this;
+        }
+
+        public TraceBuilder tensorStats(TensorStats stats) {
+            tensorStats.add(stats);
+            return this;
+        }
         private final List<SpanRecord> spans = new ArrayList<>();
         private final List<OpEvent> ops = new ArrayList<>();
         private final List<TensorEvent> tensors = new ArrayList<>();
@@ -213,8 +286,15 @@ public final class Traces {
         }
 
         public TraceDocument build() {
-            return new TraceDocument(schema, run(entrypoint, phase), spans, ops, tensors, memory, deviceMemory,
-                    gradients, edges);
+            if (!outcome.isDeclared()) {
+                return new TraceDocument(schema, run(entrypoint, phase), spans, ops, tensors, memory, deviceMemory,
+                        gradients, edges, dataEdges, deviceIntervals, tensorStats, outcome);
+            }
+            RunMeta run = new RunMeta("run-1", "demo/update-1", entrypoint, phase, "2026-08-04T18:00:00Z", captureStep,
+                    warmupSteps, "cpu", TimingMode.HOST, Map.of(), null, false,
+                    contract != null ? contract : CaptureContract.NOTHING_DECLARED, identity);
+            return new TraceDocument(schemaGiven ? schema : TraceSchemas.TRACE_10, run, spans, ops, tensors, memory,
+                    deviceMemory, gradients, edges, dataEdges, deviceIntervals, tensorStats, outcome);
         }
     }
 
@@ -358,10 +438,17 @@ public final class Traces {
         private boolean requiresGrad;
         private Long storageBytes;
         private MemoryCategory category = MemoryCategory.OTHER;
+        private String label;
 
         TensorBuilder(String spanId, String tensorId) {
             this.spanId = spanId;
             this.tensorId = tensorId;
+        }
+
+        /** The caller's observation label (trace/7 and later). */
+        public TensorBuilder label(String label) {
+            this.label = label;
+            return this;
         }
 
         public TensorBuilder shape(long... dims) {
@@ -390,7 +477,7 @@ public final class Traces {
         }
 
         public TensorEvent build() {
-            return new TensorEvent(spanId, tensorId, shape, dtype, "cpu", requiresGrad, storageBytes, category);
+            return new TensorEvent(spanId, tensorId, shape, dtype, "cpu", requiresGrad, storageBytes, category, label);
         }
     }
 
@@ -405,6 +492,7 @@ public final class Traces {
         private String device = "cpu";
         private Shape shape = Shape.SCALAR;
         private MemoryCategory category = MemoryCategory.OTHER;
+        private String storageId;
 
         MemoryBuilder(MemoryAction action, String tensorId, String spanId, long bytes) {
             this.action = action;
@@ -438,9 +526,15 @@ public final class Traces {
             return this;
         }
 
+        /** The backend storage (trace/7 and later). */
+        public MemoryBuilder storage(String storageId) {
+            this.storageId = storageId;
+            return this;
+        }
+
         public MemoryEvent build() {
             return new MemoryEvent(timestampNs, tensorId, spanId, opName, device, bytes, action, shape, "f32",
-                    category);
+                    category, storageId);
         }
     }
 }

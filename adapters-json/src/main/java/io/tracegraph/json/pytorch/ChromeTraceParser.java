@@ -64,6 +64,7 @@ final class ChromeTraceParser {
     private long deviceType;
     private long deviceId;
     private long deviceIndex;
+    private long streamIndex;
     private final long[] dims = new long[64];
     private int[] inputStart = new int[16];
     private int[] inputRank = new int[16];
@@ -302,6 +303,7 @@ final class ChromeTraceParser {
         deviceType = EventTable.ABSENT;
         deviceId = EventTable.ABSENT;
         deviceIndex = EventTable.ABSENT;
+        streamIndex = EventTable.ABSENT;
         inputs = 0;
         typeCount = 0;
         String field;
@@ -408,6 +410,8 @@ final class ChromeTraceParser {
                 }
                 long device = deviceIndex != EventTable.ABSENT ? deviceIndex : pid;
                 table.device[row] = device >= 0 && device < Integer.MAX_VALUE ? (int) device : -1;
+                long stream = streamIndex != EventTable.ABSENT ? streamIndex : tid;
+                table.stream[row] = stream >= 0 && stream < Integer.MAX_VALUE ? (int) stream : -1;
                 return;
             }
             case 'i': case 'I': {
@@ -525,6 +529,9 @@ final class ChromeTraceParser {
                     break;
                 case "device":
                     deviceIndex = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "stream":
+                    streamIndex = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
                     break;
                 default:
                     p.skipChildren();

@@ -38,6 +38,8 @@ final class EventTable {
     int[] dtype = new int[1024];
     /** Device index of a device event, or -1. */
     int[] device = new int[1024];
+    /** Stream of a device event ({@code args.stream}), or -1. */
+    int[] stream = new int[1024];
 
     // [memory] instants.
     int memSize;
@@ -89,6 +91,7 @@ final class EventTable {
             shape = Arrays.copyOf(shape, n);
             dtype = Arrays.copyOf(dtype, n);
             device = Arrays.copyOf(device, n);
+            stream = Arrays.copyOf(stream, n);
         }
         return size++;
     }
@@ -205,6 +208,7 @@ final class EventTable {
             shape[row] = part.shape[r] < 0 ? -1 : shapeMap[part.shape[r]];
             dtype[row] = part.dtype[r] < 0 ? -1 : nameMap[part.dtype[r]];
             device[row] = part.device[r];
+            stream[row] = part.stream[r];
         }
         for (int r = 0; r < part.memSize; r++) {
             int row = addMemory();

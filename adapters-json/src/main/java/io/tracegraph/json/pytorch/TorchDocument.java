@@ -2,7 +2,7 @@ package io.tracegraph.json.pytorch;
 
 import io.tracegraph.domain.trace.TraceOrigin;
 import io.tracegraph.domain.trace.CaptureNote;
-import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.Evidence;
 import io.tracegraph.domain.trace.ExecutionPhase;
 import io.tracegraph.domain.trace.ExecutionStep;
@@ -11,6 +11,7 @@ import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.MemoryEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.domain.trace.SpanKind;
 import io.tracegraph.domain.trace.SpanRecord;
@@ -49,6 +50,10 @@ final class TorchDocument {
     private int[] spanOfStep;
     private final List<SpanRecord> spans = new ArrayList<>();
     private final List<OpEvent> ops = new ArrayList<>();
+    /** For each op piece: the span it hangs under and its index among that span's ops. */
+    private int[] opSpan;
+    private int[] opIndex;
+    private int[] opsOfSpan;
     private String[] ids;
     private int width;
 
@@ -129,6 +134,9 @@ final class TorchDocument {
         spanOfPiece = new int[pieces];
         Arrays.fill(spanOfPiece, -1);
         spanOfStep = new int[tree.steps];
+        opSpan = new int[pieces];
+        opIndex = new int[pieces];
+        opsOfSpan = new int[(int) spanCount];
 
         String[] names = normalizedNames();
         long[] allocatedDuring = allocatedDuringOps();
@@ -155,10 +163,45 @@ final class TorchDocument {
         }
 
         List<MemoryEvent> memory = memoryEvents(names);
+        List<DeviceInterval> intervals = deviceIntervals();
         RunMeta run = runMeta(runIdFallback);
         TraceOrigin origin = new TraceOrigin(EnumSet.of(Evidence.OPERATIONS, Evidence.MEMORY), true, notes());
-        return new TraceDocument(SCHEMA, run, spans, ops, List.of(), memory, List.of(), List.of(),
-                List.<EdgeEvent>of(), origin);
+        return new TraceDocument(SCHEMA, run, spans, ops, List.of(), memory, List.of(), List.of(), List.of(),
+                List.of(), intervals, List.of(), RunOutcome.IMPLIED_COMPLETE, origin);
+    }
+
+    /**
+     * One interval per kernel, memcpy and memset, attributed to the node that launched it: a span by
+     * its id, an op by its node id ({@code <span>/op/<k>}), the root when nothing launched it.
+     */
+    private List<DeviceInterval> deviceIntervals() {
+        List<DeviceInterval> out = new ArrayList<>();
+        int[] launcher = trace.launches.launcher;
+        String[] opNodeIds = new String[tree.n];
+        java.util.Map<Integer, String> streams = new java.util.HashMap<>();
+        java.util.Map<Integer, String> devices = new java.util.HashMap<>();
+        for (int r = 0; r < t.size; r++) {
+            if (!EventKind.isDevice(t.kind[r])) {
+                continue;
+            }
+            int p = launcher[r];
+            String node;
+            if (p < 0) {
+                node = ids[0];
+            } else if (tree.opOf[p] == p) {
+                if (opNodeIds[p] == null) {
+                    opNodeIds[p] = ids[opSpan[p]] + "/op/" + opIndex[p];
+                }
+                node = opNodeIds[p];
+            } else {
+                node = ids[spanOfPiece[p]];
+            }
+            String stream = streams.computeIfAbsent(Math.max(0, t.stream[r]), String::valueOf);
+            String device = devices.computeIfAbsent(t.device[r], trace::deviceName);
+            out.add(new DeviceInterval(node, device, stream, "host", trace.platform, Math.max(0, t.start[r]),
+                    t.dur[r]));
+        }
+        return out;
     }
 
     /** Adds pieces with their subtrees in pre-order, without recursion. */
@@ -194,6 +237,8 @@ final class TorchDocument {
                 String name = names[t.name[r]];
                 if (tree.opOf[p] == p) {
                     ops.add(op(p, r, name, under, allocatedDuring, deviceOfOp));
+                    opSpan[p] = under;
+                    opIndex[p] = opsOfSpan[under]++;
                     continue;
                 }
                 if (tree.opOf[p] >= 0) {

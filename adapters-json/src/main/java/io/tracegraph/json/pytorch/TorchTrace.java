@@ -83,7 +83,11 @@ final class TorchTrace {
 
     /** The device a device event ran on, as {@code torch.device} spells it ({@code cuda:0}). */
     String deviceOf(int row) {
-        int index = events.device[row];
+        return deviceName(events.device[row]);
+    }
+
+    /** The GPU of that index ({@code cuda:1}); an unknown index is device 0. */
+    String deviceName(int index) {
         return platform + ":" + Math.max(0, index);
     }
 }

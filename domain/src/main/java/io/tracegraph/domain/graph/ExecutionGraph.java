@@ -1,13 +1,23 @@
 package io.tracegraph.domain.graph;
 
 import io.tracegraph.domain.memory.MemoryProfile;
+import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.TensorStats;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** The execution graph of a trusted trace ({@code candle-graph/graph/3}). */
+/**
+ * The execution graph of a trace ({@code candle-graph/graph/3}; graphs of trace/7 and later add
+ * the capture facts and tensor statistics). The graph of a failed capture holds what was captured
+ * and a failed {@link #outcome()}.
+ *
+ * @param capture the capture facts of a trace with a terminal record (trace/7 and later),
+ *     {@code null} for trace/6
+ */
 public record ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdge> edges,
-        List<TensorRecord> tensors, List<GradientRecord> gradients, GraphSummary summary, MemoryProfile memory) {
+        List<TensorRecord> tensors, List<GradientRecord> gradients, GraphSummary summary, MemoryProfile memory,
+        Capture capture, List<TensorStats> tensorStats) {
 
     public static final String SCHEMA = "candle-graph/graph/3";
 
@@ -19,6 +29,18 @@ public record ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdg
         gradients = List.copyOf(gradients);
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(memory, "memory");
+        tensorStats = List.copyOf(tensorStats);
+    }
+
+    /** A graph of a trace/6 trace: no capture facts, no tensor statistics. */
+    public ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdge> edges, List<TensorRecord> tensors,
+            List<GradientRecord> gradients, GraphSummary summary, MemoryProfile memory) {
+        this(schema, spans, edges, tensors, gradients, summary, memory, null, List.of());
+    }
+
+    /** The run's outcome: the capture's, or implied complete for a graph without capture facts. */
+    public RunOutcome outcome() {
+        return capture == null ? RunOutcome.IMPLIED_COMPLETE : capture.outcome();
     }
 
     /** The first node with that id (a scan: meant for tests and one-off lookups). */

@@ -6,9 +6,11 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryAnalysis;
 import io.tracegraph.domain.memory.MemoryAnalyzer;
 import io.tracegraph.domain.trace.CodePointOrder;
+import io.tracegraph.domain.trace.DataEdgeEvent;
 import io.tracegraph.domain.trace.EdgeEvent;
 import io.tracegraph.domain.trace.GradientEvent;
 import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
@@ -82,12 +84,18 @@ public final class GraphBuilder {
         }
     }
 
-    /** Runs the health gate, then builds the graph of a trusted trace. */
+    /**
+     * Runs the health gate, then builds the graph of a trusted trace. A failed capture that is
+     * structurally valid is untrusted too, but comes with the partial graph of what it captured
+     * (its outcome attached): open spans count with their effective duration, and the top-8 lists
+     * hold only what lies under a measured span, if there is one.
+     */
     public static GraphOutcome build(TraceDocument doc) {
         // The memory analysis does not depend on the health verdict: run it beside the checks.
         CompletableFuture<MemoryAnalysis> memory = CompletableFuture.supplyAsync(() -> MemoryAnalyzer.analyze(doc));
         TraceHealth health = HealthAnalyzer.analyze(doc);
-        if (!health.trusted()) {
+        boolean partial = !health.trusted() && health.structurallyValid() && !health.captureComplete();
+        if (!health.trusted() && !partial) {
             memory.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
@@ -103,7 +111,8 @@ public final class GraphBuilder {
             }
             throw e;
         }
-        return new GraphOutcome.Built(new GraphBuilder(doc).build(analysis), health);
+        ExecutionGraph graph = new GraphBuilder(doc).build(analysis);
+        return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
     }
 
     private int[] breadthFirst() {
@@ -204,6 +213,8 @@ public final class GraphBuilder {
             }
         }
 
+        DeviceTimes deviceTimes = DeviceTimes.of(doc, spanIndex, opNodeIds, parent, order, opSpan);
+
         // Nodes: spans in document order, then ops in document order.
         List<GraphNode> nodes = new ArrayList<>(n + ops.size());
         for (int i = 0; i < n; i++) {
@@ -211,7 +222,7 @@ public final class GraphBuilder {
             long childrenTotal = Saturating.add(childSpanTotal[i], opTotal[i]);
             nodes.add(new GraphNode(span.id(), span.parentId(), span.name(), spanKind(span), span.startNs(),
                     Saturating.sub(total[i], childrenTotal), total[i], null, null, null, spanBytes[i], spanPeak[i],
-                    residual[i], spanStorage[i] > 0 ? spanStorage[i] : null));
+                    residual[i], spanStorage[i] > 0 ? spanStorage[i] : null, deviceTimes.of(i)));
         }
         for (int j = 0; j < ops.size(); j++) {
             OpEvent op = ops.get(j);
@@ -235,7 +246,7 @@ public final class GraphBuilder {
             }
             nodes.add(new GraphNode(id, op.spanId(), op.opName(), GraphNodeKind.OP, op.timestampNs(),
                     self, op.durationNs(), op.shape().isEmpty() ? null : op.shape(), op.dtype(),
-                    op.device(), bytes, peak, opResidual, storageBytes));
+                    op.device(), bytes, peak, opResidual, storageBytes, deviceTimes.of(n + j)));
         }
 
         List<GraphEdge> edges = buildEdges(nodes, opNodeIds);
@@ -243,7 +254,7 @@ public final class GraphBuilder {
         List<TensorRecord> tensors = new ArrayList<>(doc.tensors().size());
         for (TensorEvent t : doc.tensors()) {
             tensors.add(new TensorRecord(t.spanId(), t.tensorId(), t.shape(), t.dtype(), t.device(), t.requiresGrad(),
-                    t.storageBytes() == null ? 0 : t.storageBytes(), t.category()));
+                    t.storageBytes() == null ? 0 : t.storageBytes(), t.category(), t.label()));
         }
         List<GradientRecord> gradients = new ArrayList<>(doc.gradients().size());
         for (GradientEvent g : doc.gradients()) {
@@ -269,9 +280,35 @@ public final class GraphBuilder {
         List<HeavySpan> heaviest = top(candidates, Comparator.comparingLong(GraphNode::bytes).reversed())
                 .stream().map(node -> new HeavySpan(node.id(), node.name(), node.bytes(), node.peakBytes())).toList();
 
+        List<DeviceSpanCost> slowestDevice = deviceTimes.isEmpty() ? List.of() : slowestDevice(candidates);
+
         GraphSummary summary = new GraphSummary(doc.run().entrypoint(), totalMs, slowest, heaviest,
-                memory.profile().summary());
-        return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile());
+                memory.profile().summary(), slowestDevice);
+        RunMeta run = doc.run();
+        Capture capture = doc.outcome().isDeclared()
+                ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(), run.captureContract(),
+                        run.comparisonIdentity())
+                : null;
+        return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
+                capture, doc.tensorStats());
+    }
+
+    /**
+     * The top-{@value #TOP} entries of (span, device) by device self time, over the spans of the
+     * measured subtree in node order and their devices in code point order; a stable sort, so ties
+     * keep that order (candle-graph graph/4's {@code slowest_device_spans}).
+     */
+    private static List<DeviceSpanCost> slowestDevice(List<GraphNode> candidates) {
+        List<DeviceSpanCost> costs = new ArrayList<>();
+        for (GraphNode node : candidates) {
+            for (DeviceTime time : node.deviceTimes()) {
+                if (time.selfTimeNs() > 0) {
+                    costs.add(new DeviceSpanCost(node.id(), node.name(), time.device(), time.selfTimeNs()));
+                }
+            }
+        }
+        costs.sort(Comparator.comparingLong(DeviceSpanCost::selfTimeNs).reversed());
+        return List.copyOf(costs.subList(0, Math.min(TOP, costs.size())));
     }
 
     private static GraphNodeKind spanKind(SpanRecord span) {
@@ -323,7 +360,8 @@ public final class GraphBuilder {
      * origin, sorted stably by (from, to, kind), and then each run of equal keys is filtered by the
      * original's rules: an inferred parent→child edge yields to a trace edge; a data edge yields to
      * an earlier equal data edge; an op call edge yields to an inferred span edge with the same
-     * pair (only possible when a span id looks like an op node id).
+     * pair (only possible when a span id looks like an op node id); a data edge the producer
+     * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
     private List<GraphEdge> buildEdges(List<GraphNode> nodes, String[] opNodeIds) {
         List<Candidate> candidates = new ArrayList<>(doc.edges().size() + nodes.size() * 2);
@@ -349,6 +387,10 @@ public final class GraphBuilder {
             }
             candidates.add(new Candidate(new GraphEdge(op.spanId(), opNodeIds[j], GraphEdgeKind.CALL,
                     op.durationNs(), op.opName()), Origin.OP));
+        }
+        for (DataEdgeEvent edge : doc.dataEdges()) {
+            candidates.add(new Candidate(new GraphEdge(edge.fromTensor(), edge.toTensor(), GraphEdgeKind.DATA, 0, null),
+                    Origin.RECORDED_DATA));
         }
         Candidate[] sorted = candidates.toArray(new Candidate[0]);
         candidates = null;
@@ -383,6 +425,7 @@ public final class GraphBuilder {
                         }
                         break;
                     default:
+                        // DATA, then RECORDED_DATA: inserted last, so an op's equal edge comes first.
                         if (!dataSeen) {
                             edges.add(c.edge);
                         }
@@ -398,7 +441,8 @@ public final class GraphBuilder {
         TRACE,
         SPAN,
         OP,
-        DATA
+        DATA,
+        RECORDED_DATA
     }
 
     private static final class Candidate {

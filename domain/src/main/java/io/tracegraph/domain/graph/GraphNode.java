@@ -1,12 +1,16 @@
 package io.tracegraph.domain.graph;
 
 import io.tracegraph.domain.trace.Shape;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * A span or op node of the execution graph. {@code parentId} is {@code null} for the root;
  * {@code shape}, {@code dtype}, {@code device} and {@code storageBytes} are {@code null} when
  * absent (always for spans).
+ *
+ * @param deviceTimes the node's device time per device (device code point order), empty when no
+ *     device work is attributed to it or below it
  */
 public record GraphNode(
         String id,
@@ -22,11 +26,21 @@ public record GraphNode(
         long bytes,
         long peakBytes,
         long residualBytes,
-        Long storageBytes) {
+        Long storageBytes,
+        List<DeviceTime> deviceTimes) {
 
     public GraphNode {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(kind, "kind");
+        deviceTimes = deviceTimes.isEmpty() ? List.of() : List.copyOf(deviceTimes);
+    }
+
+    /** A node without device time. */
+    public GraphNode(String id, String parentId, String name, GraphNodeKind kind, long startNs, long selfTimeNs,
+            long totalTimeNs, Shape shape, String dtype, String device, long bytes, long peakBytes,
+            long residualBytes, Long storageBytes) {
+        this(id, parentId, name, kind, startNs, selfTimeNs, totalTimeNs, shape, dtype, device, bytes, peakBytes,
+                residualBytes, storageBytes, List.of());
     }
 }

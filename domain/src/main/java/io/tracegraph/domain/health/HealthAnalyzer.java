@@ -11,8 +11,8 @@ import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
-import io.tracegraph.domain.trace.TraceOrigin;
 import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceOrigin;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,12 +21,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The structural health checks of spec section 3, in the original's order, in linear time. */
+/**
+ * The structural health checks of spec section 3, in the original's order, in linear time. A
+ * document that declares its outcome (a terminal record: candle-graph trace/7 and later) is checked
+ * by the rules of its revision instead ({@link CaptureHealthRules}); one that does not, whatever its
+ * schema, by the trace/6 rules below.
+ */
 public final class HealthAnalyzer {
     private HealthAnalyzer() {
     }
 
     public static TraceHealth analyze(TraceDocument doc) {
+        if (doc.outcome().isDeclared()) {
+            return CaptureHealthRules.analyze(doc);
+        }
+        return analyzeTrace6(doc);
+    }
+
+    private static TraceHealth analyzeTrace6(TraceDocument doc) {
         List<SpanRecord> spans = doc.spans();
         List<HealthIssue> issues = new ArrayList<>();
         Map<String, SpanRecord> byId = new HashMap<>(spans.size() * 2);
@@ -204,12 +216,17 @@ public final class HealthAnalyzer {
      * Answers "does walking up the parent links from this span revisit an id?" for every span in
      * linear total time, by memoising the answer per id of the {@code byId} graph.
      */
-    private static final class CycleFinder {
+    static final class CycleFinder {
         private final Map<String, SpanRecord> byId;
         private final Map<String, Boolean> reaches = new HashMap<>();
 
         CycleFinder(Map<String, SpanRecord> byId) {
             this.byId = byId;
+        }
+
+        /** Whether walking up from the span that holds {@code id} in {@code byId} revisits an id. */
+        boolean fromId(String id) {
+            return resolve(id);
         }
 
         boolean reachesCycle(SpanRecord span) {

@@ -19,7 +19,10 @@ import java.util.TreeMap;
 
 /**
  * The memory analysis of spec 4.2 with decisions D1 (free bytes from device capacity), D3 (live
- * tensors keyed by device and tensor id) and D4 (equal timestamps in file order). Linear apart from
+ * tensors keyed by device and tensor id) and D4 (equal timestamps in file order). From trace/7 on
+ * allocations pair by (device, storage id) instead, and an allocation of a storage that is already
+ * live is an alias of it (no new bytes, not counted), as candle-graph's logical memory has it; a
+ * device's capacity is its observed {@code capacity_bytes} where given. Linear apart from
  * the sort: the live set at the global peak is rebuilt by a second replay instead of being copied
  * at every new peak.
  */
@@ -42,8 +45,10 @@ public final class MemoryAnalyzer {
 
         Map<String, Long> capacity = new HashMap<>();
         for (DeviceMemoryEvent checkpoint : doc.deviceMemory()) {
-            capacity.merge(checkpoint.device(), Saturating.add(checkpoint.usedBytes(), checkpoint.freeBytes()),
-                    Math::max);
+            Long shown = checkpoint.capacity();
+            if (shown != null) {
+                capacity.merge(checkpoint.device(), shown, Math::max);
+            }
         }
         Map<String, ExecutionStep> spanStep = new HashMap<>();
         for (SpanRecord span : doc.spans()) {
@@ -69,7 +74,10 @@ public final class MemoryAnalyzer {
         for (int i = 0; i < events.length; i++) {
             MemoryEvent e = events[i];
             DeviceState dev = devices.computeIfAbsent(e.device(), d -> new DeviceState());
-            if (e.action() == MemoryAction.ALLOC) {
+            if (isAlias(e, live)) {
+                // Another tensor id over a live storage (trace/7): no new bytes, no new allocation.
+                apply(e, dev, live);
+            } else if (e.action() == MemoryAction.ALLOC) {
                 allocCount++;
                 dev.allocs++;
                 totalAlloc = Saturating.add(totalAlloc, e.bytes());
@@ -121,9 +129,18 @@ public final class MemoryAnalyzer {
         return result;
     }
 
+    /** An allocation of a storage that is already live: an alias of it (storage ids only). */
+    private static boolean isAlias(MemoryEvent e, Live live) {
+        return e.storageId() != null && e.action() == MemoryAction.ALLOC
+                && live.on(e.device()).containsKey(e.storageId());
+    }
+
     private static void apply(MemoryEvent e, DeviceState dev, Live live) {
         Map<String, MemoryEvent> onDevice = live.on(e.device());
-        String key = e.tensorId();
+        String key = e.pairingKey();
+        if (isAlias(e, live)) {
+            return;
+        }
         if (e.action() == MemoryAction.ALLOC) {
             dev.live = Saturating.add(dev.live, e.bytes());
             int c = e.category().ordinal();

@@ -2,7 +2,13 @@ package io.tracegraph.domain.trace;
 
 import java.util.Objects;
 
-/** An explicit allocation or free. {@code opName} is {@code null} when the producer gave none. */
+/**
+ * An explicit allocation or free. {@code opName} is {@code null} when the producer gave none.
+ *
+ * @param storageId the backend storage the tensor lives in (trace/7 and later): allocations pair by
+ *     (device, storage id), and tensor ids that alias one storage share its bytes; {@code null} for
+ *     trace/6, where allocations pair by (device, tensor id)
+ */
 public record MemoryEvent(
         long timestampNs,
         String tensorId,
@@ -13,7 +19,8 @@ public record MemoryEvent(
         MemoryAction action,
         Shape shape,
         String dtype,
-        MemoryCategory category) {
+        MemoryCategory category,
+        String storageId) {
 
     public MemoryEvent {
         Objects.requireNonNull(tensorId, "tensorId");
@@ -23,5 +30,16 @@ public record MemoryEvent(
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(category, "category");
+    }
+
+    /** A trace/6 memory record: no storage id. */
+    public MemoryEvent(long timestampNs, String tensorId, String spanId, String opName, String device, long bytes,
+            MemoryAction action, Shape shape, String dtype, MemoryCategory category) {
+        this(timestampNs, tensorId, spanId, opName, device, bytes, action, shape, dtype, category, null);
+    }
+
+    /** What allocations pair by on a device: the storage id when there is one, else the tensor id. */
+    public String pairingKey() {
+        return storageId != null ? storageId : tensorId;
     }
 }

@@ -7,7 +7,9 @@ import java.util.Objects;
  * A timed operation attributed to a span.
  *
  * @param output the produced tensor id, or {@code null}
- * @param storageBytes output storage size, or {@code null} when unknown (never after import)
+ * @param storageBytes output storage size, or {@code null} when unknown (never after import); from
+ *     trace/7 on the record's {@code output_dense_bytes}
+ * @param inputStorageBytes trace/6 {@code input_storage_bytes}; from trace/7 on {@code input_dense_bytes}
  */
 public record OpEvent(
         String spanId,
@@ -34,5 +36,15 @@ public record OpEvent(
     /** Storage bytes as recorded, else derived from shape and dtype (spec 2.3). */
     public long resolvedStorageBytes() {
         return storageBytes != null ? storageBytes : StorageBytes.derive(shape, dtype);
+    }
+
+    /** The dense output footprint (trace/7's {@code output_dense_bytes}): {@link #storageBytes()}. */
+    public Long outputDenseBytes() {
+        return storageBytes;
+    }
+
+    /** The summed dense input footprints (trace/7's {@code input_dense_bytes}): {@link #inputStorageBytes()}. */
+    public long inputDenseBytes() {
+        return inputStorageBytes;
     }
 }

@@ -1,0 +1,411 @@
+package io.tracegraph.domain.health;
+
+import io.tracegraph.domain.trace.CaptureContract;
+import io.tracegraph.domain.trace.DataEdgeEvent;
+import io.tracegraph.domain.trace.DeviceInterval;
+import io.tracegraph.domain.trace.DeviceMemoryEvent;
+import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.ExecutionPhase;
+import io.tracegraph.domain.trace.ExecutionStep;
+import io.tracegraph.domain.trace.MemoryAction;
+import io.tracegraph.domain.trace.MemoryEvent;
+import io.tracegraph.domain.trace.OpEvent;
+import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.RustText;
+import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanRecord;
+import io.tracegraph.domain.trace.TensorEvent;
+import io.tracegraph.domain.trace.TensorStats;
+import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceSchemas;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The health checks of traces with a terminal record (candle-graph trace/7 to /10), in the
+ * original's order and words, per revision: trace/7 and /8 as candle-graph 0.8.0 has them, trace/9
+ * adds the exact gradient contract, trace/10 the provenance check, memory placement, tensor
+ * statistics and required semantic labels as errors (candle-graph 0.9.5). A document of another
+ * schema that declares its outcome gets the newest rules. Linear apart from sorting memory records.
+ */
+final class CaptureHealthRules {
+    private final TraceDocument doc;
+    private final int revision;
+    private final boolean failed;
+    private final List<HealthIssue> issues = new ArrayList<>();
+    private final Map<String, SpanRecord> byId;
+
+    private CaptureHealthRules(TraceDocument doc) {
+        this.doc = doc;
+        int r = doc.revision();
+        this.revision = r >= 7 ? r : TraceSchemas.NEWEST;
+        this.failed = doc.outcome().isFailed();
+        this.byId = new HashMap<>(doc.spans().size() * 2);
+        for (SpanRecord span : doc.spans()) {
+            byId.put(span.id(), span);
+        }
+    }
+
+    static TraceHealth analyze(TraceDocument doc) {
+        return new CaptureHealthRules(doc).run();
+    }
+
+    private TraceHealth run() {
+        List<SpanRecord> spans = doc.spans();
+        RunOutcome outcome = doc.outcome();
+        if (revision >= 10) {
+            doc.run().provenanceProblem().ifPresent(problem -> error("run_provenance_invalid", problem));
+        }
+        if (!outcome.isFailed() && outcome.reason() != null) {
+            error("complete_with_failure_reason", "complete terminal outcome cannot contain a failure reason");
+        } else if (outcome.isFailed() && (outcome.reason() == null || RustText.isBlank(outcome.reason()))) {
+            error("failed_without_reason", "failed terminal outcome requires a non-empty reason");
+        }
+        long latest = latestHostTimestamp();
+        if (outcome.timestampNs() < latest) {
+            error("terminal_precedes_evidence", "terminal timestamp " + outcome.timestampNs()
+                    + " precedes host evidence ending at " + latest);
+        }
+        if (failed) {
+            warning("capture_failed", outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
+        }
+        if (byId.size() != spans.size()) {
+            error("duplicate_span_id", "span IDs must be unique");
+        }
+        long roots = spans.stream().filter(s -> s.parentId() == null).count();
+        if (roots != 1) {
+            error("root_count", "expected exactly one root span, found " + roots);
+        }
+        long measured = spans.stream().filter(SpanRecord::measured).count();
+        if (measured != 1 && !failed) {
+            error("measurement_count", "expected exactly one measured region, found " + measured);
+        }
+        HealthAnalyzer.CycleFinder cycles = new HealthAnalyzer.CycleFinder(byId);
+        for (SpanRecord span : spans) {
+            if (!span.closed()) {
+                if (failed) {
+                    warning("open_span", "span `" + span.id() + "` was interrupted");
+                } else {
+                    error("open_span", "span `" + span.id() + "` was not closed");
+                }
+            }
+            if (span.parentId() != null) {
+                SpanRecord parent = byId.get(span.parentId());
+                if (parent == null) {
+                    error("unknown_parent", "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
+                } else if (span.closed() && parent.closed()) {
+                    long childEnd = Saturating.add(span.startNs(), span.durationNs());
+                    long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
+                    if (span.startNs() < parent.startNs() || childEnd > parentEnd) {
+                        error("child_outside_parent", "span `" + span.id() + "` lies outside parent `"
+                                + span.parentId() + "`");
+                    }
+                }
+            }
+            if (cycles.fromId(span.id())) {
+                error("span_cycle", "span `" + span.id() + "` participates in a parent cycle");
+            }
+        }
+        for (OpEvent op : doc.ops()) {
+            unknownSpan("operation", op.spanId());
+        }
+        for (TensorEvent tensor : doc.tensors()) {
+            unknownSpan("tensor", tensor.spanId());
+        }
+        if (revision >= 10) {
+            for (TensorStats stats : doc.tensorStats()) {
+                unknownSpan("tensor stats", stats.spanId());
+            }
+        }
+        for (MemoryEvent event : doc.memory()) {
+            unknownSpan("memory", event.spanId());
+        }
+        for (DeviceInterval interval : doc.deviceIntervals()) {
+            unknownSpan("device interval", interval.spanId());
+        }
+        for (DeviceInterval interval : doc.deviceIntervals()) {
+            if (interval.durationNs() == 0) {
+                error("empty_device_interval", "device interval for `" + interval.spanId() + "` has zero duration");
+            }
+        }
+        for (OpEvent op : doc.ops()) {
+            SpanRecord span = byId.get(op.spanId());
+            if (span != null && span.closed()) {
+                long spanEnd = Saturating.add(span.startNs(), span.durationNs());
+                long opEnd = Saturating.add(op.timestampNs(), op.durationNs());
+                if (op.timestampNs() < span.startNs() || opEnd > spanEnd) {
+                    error("operation_outside_span", "operation `" + op.opName() + "` lies outside span `"
+                            + op.spanId() + "`");
+                }
+            }
+        }
+        if (revision >= 10) {
+            for (MemoryEvent event : doc.memory()) {
+                SpanRecord span = byId.get(event.spanId());
+                if (span != null && span.closed()) {
+                    long spanEnd = Saturating.add(span.startNs(), span.durationNs());
+                    if (event.timestampNs() < span.startNs() || event.timestampNs() > spanEnd) {
+                        error("memory_outside_span", "memory event for storage `" + event.pairingKey()
+                                + "` lies outside span `" + event.spanId() + "`");
+                    }
+                }
+            }
+        }
+        for (DeviceMemoryEvent sample : doc.deviceMemory()) {
+            if (sample.isEmpty()) {
+                error("empty_device_memory_sample", "device-memory sample for `" + sample.device()
+                        + "` contains no measurements");
+            }
+        }
+        checkEdges();
+        long live = checkStorages();
+        if (live > 0) {
+            warning("retained_allocations", live + " storages remained live at capture end");
+        }
+        if (revision >= 9) {
+            GradientManifestCheck.check(doc, failed, issues);
+        }
+
+        long forward = countStep(ExecutionStep.FORWARD);
+        long backward = countStep(ExecutionStep.BACKWARD);
+        long optimizer = countStep(ExecutionStep.OPTIMIZER);
+        boolean train = doc.run().phase() == ExecutionPhase.TRAIN;
+        gap(doc.ops().isEmpty(), "operations_absent", "no operation evidence was captured");
+        gap(doc.tensors().isEmpty(), "tensors_absent", "no tensor checkpoints were captured");
+        gap(doc.memory().isEmpty(), "logical_memory_absent", "no logical storage events were captured");
+        gap(doc.deviceMemory().isEmpty(), "physical_memory_absent", "no physical device-memory samples were captured");
+        gap(doc.deviceIntervals().isEmpty(), "device_timing_absent", "no device timing intervals were captured");
+        gap(train && doc.gradients().isEmpty(), "gradients_absent", "no gradient facts were captured for this training run");
+        gap(train && forward == 0, "forward_absent", "no forward span was tagged");
+        gap(train && backward == 0, "backward_absent", "no backward span was tagged");
+        gap(train && optimizer == 0, "optimizer_absent", "no optimizer span was tagged");
+        checkSemanticLabels();
+
+        long callEdges = doc.edges().size();
+        long dataEdges = doc.dataEdges().size();
+        Coverage coverage = new Coverage(spans.size(), spans.stream().filter(SpanRecord::closed).count(), roots,
+                measured, doc.ops().size(), doc.tensors().size(), doc.memory().size(), doc.deviceMemory().size(),
+                doc.gradients().size(), callEdges + dataEdges, forward, backward, optimizer,
+                doc.deviceIntervals().size(), callEdges, dataEdges, doc.tensorStats().size());
+        boolean valid = issues.stream().noneMatch(HealthIssue::isError);
+        return new TraceHealth(valid && !failed, issues, coverage, outcome);
+    }
+
+    /** The end of the latest host evidence: closed spans' ends, ops' ends, memory and device-memory times. */
+    private long latestHostTimestamp() {
+        long latest = 0;
+        for (SpanRecord span : doc.spans()) {
+            latest = Math.max(latest, Saturating.add(span.startNs(), span.closed() ? span.durationNs() : 0));
+        }
+        for (OpEvent op : doc.ops()) {
+            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
+        }
+        for (MemoryEvent event : doc.memory()) {
+            latest = Math.max(latest, event.timestampNs());
+        }
+        for (DeviceMemoryEvent sample : doc.deviceMemory()) {
+            latest = Math.max(latest, sample.timestampNs());
+        }
+        return latest;
+    }
+
+    private void unknownSpan(String kind, String spanId) {
+        if (!byId.containsKey(spanId)) {
+            error("unknown_span", kind + " evidence refers to missing span `" + spanId + "`");
+        }
+    }
+
+    /**
+     * Call edges must join a span to one of its children and report the child's duration; data
+     * edges must join known tensors. (The original checks both kinds in one pass in file order;
+     * here call-edge issues come before data-edge issues: see docs/decisions.md.)
+     */
+    private void checkEdges() {
+        for (EdgeEvent edge : doc.edges()) {
+            String from = edge.fromSpan();
+            String to = edge.toSpan();
+            if (!byId.containsKey(from) || !byId.containsKey(to)) {
+                error("unknown_call_edge_span", "call edge `" + from + "` -> `" + to + "` refers to a missing span");
+                continue;
+            }
+            SpanRecord target = byId.get(to);
+            if (!from.equals(target.parentId())) {
+                error("call_edge_hierarchy_mismatch", "call edge `" + from + "` -> `" + to
+                        + "` does not match the span hierarchy");
+            }
+            if (target.closed() && edge.durationNs() != target.durationNs()) {
+                error("call_edge_duration_mismatch", "call edge `" + from + "` -> `" + to + "` reports "
+                        + edge.durationNs() + " ns but the span reports " + target.durationNs() + " ns");
+            }
+        }
+        if (doc.dataEdges().isEmpty()) {
+            return;
+        }
+        Set<String> known = new HashSet<>();
+        doc.tensors().forEach(t -> known.add(t.tensorId()));
+        for (OpEvent op : doc.ops()) {
+            known.addAll(op.inputs());
+            if (op.output() != null) {
+                known.add(op.output());
+            }
+        }
+        for (DataEdgeEvent edge : doc.dataEdges()) {
+            if (edge.fromTensor().isEmpty() || edge.toTensor().isEmpty()) {
+                error("empty_data_edge_endpoint", "data-edge tensor IDs cannot be empty");
+            } else if (!known.contains(edge.fromTensor()) || !known.contains(edge.toTensor())) {
+                error("unknown_data_edge_tensor", "data edge `" + edge.fromTensor() + "` -> `" + edge.toTensor()
+                        + "` refers to unknown tensor evidence");
+            }
+        }
+    }
+
+    /**
+     * Replays memory records in timestamp order (file order breaks ties), pairing by (device,
+     * storage id): tensor ids allocated over a live storage are its aliases; returns how many
+     * storages stay live.
+     */
+    private long checkStorages() {
+        MemoryEvent[] ordered = doc.memory().toArray(new MemoryEvent[0]);
+        Arrays.sort(ordered, Comparator.comparingLong(MemoryEvent::timestampNs));
+        Map<String, Map<String, Storage>> live = new HashMap<>();
+        long liveCount = 0;
+        for (MemoryEvent event : ordered) {
+            Map<String, Storage> onDevice = live.computeIfAbsent(event.device(), d -> new HashMap<>());
+            String storage = event.pairingKey();
+            if (event.action() == MemoryAction.ALLOC) {
+                Storage existing = onDevice.get(storage);
+                if (existing == null) {
+                    onDevice.put(storage, new Storage(event.bytes(), event.tensorId()));
+                    liveCount++;
+                } else if (existing.bytes != event.bytes()) {
+                    error("allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
+                            + "` has conflicting allocation sizes");
+                } else if (!existing.tensorIds.add(event.tensorId())) {
+                    error("duplicate_allocation", "tensor `" + event.tensorId() + "` repeated an allocation for storage `"
+                            + storage + "` on `" + event.device() + "`");
+                }
+            } else {
+                Storage existing = onDevice.remove(storage);
+                if (existing == null) {
+                    error("unpaired_free", "storage `" + storage + "` on `" + event.device() + "` was freed while not live");
+                } else {
+                    liveCount--;
+                    if (existing.bytes != event.bytes()) {
+                        error("allocation_size_mismatch", "storage `" + storage + "` allocated " + existing.bytes
+                                + " bytes but freed " + event.bytes());
+                    }
+                }
+            }
+        }
+        return liveCount;
+    }
+
+    private static final class Storage {
+        final long bytes;
+        final Set<String> tensorIds = new HashSet<>(2);
+
+        Storage(long bytes, String tensorId) {
+            this.bytes = bytes;
+            tensorIds.add(tensorId);
+        }
+    }
+
+    /**
+     * Every required semantic label names exactly one span. Warnings up to trace/9; from trace/10 on
+     * errors (warnings for a failed capture), plus blank labels and the GPU-expected / CPU-only
+     * classification, which must partition the required labels.
+     */
+    private void checkSemanticLabels() {
+        CaptureContract contract = doc.run().captureContract();
+        if (contract == null) {
+            return;
+        }
+        Map<String, Integer> spanNames = new HashMap<>();
+        for (SpanRecord span : doc.spans()) {
+            spanNames.merge(span.name(), 1, Integer::sum);
+        }
+        boolean strict = revision >= 10;
+        Set<String> required = new HashSet<>();
+        for (String label : contract.requiredSemanticLabels()) {
+            if (strict && RustText.isBlank(label)) {
+                labelIssue("empty_required_semantic_label", "required semantic labels must not be empty");
+            }
+            if (!required.add(label)) {
+                labelIssue(strict, "duplicate_required_semantic_label",
+                        "required semantic label `" + label + "` is declared more than once");
+            }
+            int count = spanNames.getOrDefault(label, 0);
+            if (count != 1) {
+                labelIssue(strict, "required_semantic_label_cardinality", "required semantic label `" + label
+                        + "` must occur exactly once; observed " + count);
+            }
+        }
+        if (!strict || (contract.gpuExpectedSemanticLabels().isEmpty() && contract.cpuOnlySemanticLabels().isEmpty())) {
+            return;
+        }
+        Set<String> classified = new HashSet<>();
+        String[] classes = {"GPU-expected", "CPU-only"};
+        List<List<String>> lists = List.of(contract.gpuExpectedSemanticLabels(), contract.cpuOnlySemanticLabels());
+        for (int c = 0; c < 2; c++) {
+            Set<String> inClass = new HashSet<>();
+            for (String label : lists.get(c)) {
+                if (RustText.isBlank(label)) {
+                    labelIssue("empty_semantic_label_classification", classes[c] + " semantic labels must not be empty");
+                }
+                if (!inClass.add(label)) {
+                    labelIssue("duplicate_semantic_label_classification", classes[c] + " semantic label `" + label
+                            + "` is declared more than once");
+                }
+                if (!required.contains(label)) {
+                    labelIssue("unrequired_semantic_label_classification", classes[c] + " semantic label `" + label
+                            + "` is not a required application label");
+                }
+                if (!classified.add(label)) {
+                    labelIssue("overlapping_semantic_label_classification", "semantic label `" + label
+                            + "` is classified as both GPU-expected and CPU-only");
+                }
+            }
+        }
+        if (!classified.equals(required)) {
+            labelIssue("incomplete_semantic_label_partition",
+                    "GPU-expected and CPU-only semantic labels must partition all required application labels");
+        }
+    }
+
+    /** A trace/10 label issue: an error, or a warning for a failed capture. */
+    private void labelIssue(String code, String message) {
+        labelIssue(true, code, message);
+    }
+
+    private void labelIssue(boolean strict, String code, String message) {
+        if (strict && !failed) {
+            error(code, message);
+        } else {
+            warning(code, message);
+        }
+    }
+
+    private long countStep(ExecutionStep step) {
+        return doc.spans().stream().filter(s -> s.step() == step).count();
+    }
+
+    private void gap(boolean absent, String code, String message) {
+        if (absent) {
+            warning(code, message);
+        }
+    }
+
+    private void error(String code, String message) {
+        issues.add(new HealthIssue(HealthSeverity.ERROR, code, message));
+    }
+
+    private void warning(String code, String message) {
+        issues.add(new HealthIssue(HealthSeverity.WARNING, code, message));
+    }
+}
