@@ -10,6 +10,9 @@ import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
+import io.tracegraph.json.pytorch.PyTorchTraceFormat;
+import io.tracegraph.json.pytorch.PyTorchTraceReader;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -23,7 +26,9 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The JSONL trace reader (spec 1–2 with decisions D5–D8), plain or gzip-compressed (detected by
- * its magic bytes), and the whole-document JSON form for sources named {@code *.json[.gz]}.
+ * its magic bytes), and the whole-document JSON form for sources named {@code *.json[.gz]}. A
+ * PyTorch profiler trace, told by its first bytes ({@link PyTorchTraceFormat}), goes to
+ * {@link PyTorchTraceReader}.
  *
  * <p>The stream is cut into blocks at line boundaries; worker threads decode blocks into records
  * while the calling thread reads ahead and feeds decoded blocks, in order, to the
@@ -47,6 +52,9 @@ public final class JacksonTraceReader implements TraceReader {
     private final int threads;
     private final int maxLineBytes;
     private final ThreadLocal<RecordDecoder> decoders = ThreadLocal.withInitial(RecordDecoder::new);
+    /** The most raw (compressed) bytes looked at to tell a PyTorch trace. */
+    private static final int PEEK_RAW_BYTES = 1 << 20;
+    private final PyTorchTraceReader pytorch;
 
     /** A reader that decodes with as many threads as there are processors. */
     public JacksonTraceReader() {
@@ -59,6 +67,7 @@ public final class JacksonTraceReader implements TraceReader {
         }
         this.threads = threads;
         this.maxLineBytes = maxLineBytes;
+        this.pytorch = new PyTorchTraceReader(threads);
     }
 
     /**
@@ -69,7 +78,19 @@ public final class JacksonTraceReader implements TraceReader {
      * decompressor stays a read failure ({@link UncheckedIOException}).
      */
     @Override
-    public TraceDocument read(String source, InputStream raw) {
+    public TraceDocument read(String source, InputStream given) {
+        // PyTorch profiler traces are told by their first bytes, here until input discovery does it.
+        BufferedInputStream raw = new BufferedInputStream(given, 1 << 16);
+        raw.mark(PEEK_RAW_BYTES + 1);
+        byte[] head = PyTorchTraceFormat.head(raw, PEEK_RAW_BYTES);
+        try {
+            raw.reset();
+        } catch (IOException e) {
+            throw new UncheckedIOException(source + ": " + detail(e), e);
+        }
+        if (PyTorchTraceFormat.recognises(head)) {
+            return pytorch.read(source, raw);
+        }
         boolean gzip = false;
         FailureWitness below = new FailureWitness(raw);
         try {

@@ -512,6 +512,11 @@ final class TraceFraming {
                 }
                 i++;
             }
+            if (d == events && !str) {
+                // Between events: what was scanned is whole (white space is not carried on).
+                lastEnd = to;
+                lastLine = ln;
+            }
             return to;
         } finally {
             depth = d;
