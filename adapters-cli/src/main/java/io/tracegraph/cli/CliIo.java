@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.cli.render.ReportRenderer;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -32,37 +33,8 @@ public record CliIo(OutputStream stdout, PrintWriter out, PrintWriter err, boole
         err.flush();
     }
 
-    /**
-     * {@code text} made safe for one terminal line: line breaks and other control characters (an
-     * escape sequence in a hostile span id, say) and Unicode's bidirectional and line-separator
-     * controls are shown as backslash escapes ({@code \n}, {@code \r}, a u-escape for the others),
-     * never obeyed. Tabs stay.
-     */
+    /** {@code text} made safe for one terminal line, as {@link ReportRenderer#oneLine} says. */
     static String oneLine(String text) {
-        if (text == null) {
-            return "null";
-        }
-        StringBuilder out = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean unsafe = c != '\t' && (Character.isISOControl(c) || c >= '\u202a' && c <= '\u202e'
-                    || c >= '\u2066' && c <= '\u2069' || c == '\u2028' || c == '\u2029' || c == '\u200e'
-                    || c == '\u200f' || c == '\u061c');
-            if (unsafe && out == null) {
-                out = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (out != null) {
-                if (!unsafe) {
-                    out.append(c);
-                } else if (c == '\n') {
-                    out.append("\\n");
-                } else if (c == '\r') {
-                    out.append("\\r");
-                } else {
-                    out.append(String.format("\\u%04x", (int) c));
-                }
-            }
-        }
-        return out == null ? text : out.toString();
+        return ReportRenderer.oneLine(text);
     }
 }

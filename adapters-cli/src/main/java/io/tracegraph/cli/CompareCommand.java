@@ -1,28 +1,21 @@
 package io.tracegraph.cli;
 
-import io.tracegraph.domain.compare.GradientChange;
-import io.tracegraph.domain.compare.GroupComparison;
-import io.tracegraph.domain.compare.GroupOptions;
-import io.tracegraph.domain.compare.MetricComparison;
-import io.tracegraph.domain.compare.PathChange;
-import io.tracegraph.domain.compare.PathComparison;
-import io.tracegraph.domain.compare.PathPresence;
-import io.tracegraph.domain.compare.PathStats;
-import io.tracegraph.domain.compare.RunComparison;
-import io.tracegraph.domain.compare.RunFacts;
-import io.tracegraph.domain.compare.Verdict;
+import io.tracegraph.application.CompareRuns;
+import io.tracegraph.application.CompareSets;
+import io.tracegraph.cli.render.ComparisonReports;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code tracegraph compare BASE CAND} and {@code compare --baseline SET --candidate SET}. */
 @Command(header = "Compare two runs, or two sets of runs, span by span.", name = "compare", mixinStandardHelpOptions = true,
@@ -93,134 +86,25 @@ final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either BASE CAND, or --baseline SET and --candidate SET");
         }
-        try (RunSources sources = new RunSources(services, database)) {
+        try (Main.UseCases cases = services.useCases(database)) {
             Report report;
             int status = ExitCode.OK;
             if (sets) {
-                GroupOptions defaults = GroupOptions.defaults();
-                GroupOptions options = new GroupOptions(defaults.seed(), defaults.resamples(), defaults.confidence(),
-                        threshold / 100.0, defaults.minRunsPerSide(), defaults.maxTestedPaths());
-                List<List<RunFacts>> sides = sources.groups(List.of(baseline, candidate));
-                GroupComparison comparison = GroupComparison.compare(sides.get(0), sides.get(1), options);
-                report = group(comparison);
-                if (failOnRegression != null && comparison.regressionOver(failOnRegression / 100.0)) {
+                CompareSets.Result compared = InputRejected.valueOf(cases.compareSets().compare(
+                        new CompareSets.Command(baseline, candidate, threshold, failOnRegression)));
+                report = ComparisonReports.sets(compared, threshold, limit);
+                if (compared.regression()) {
                     services.io().error("regression: a span, the total time or the memory peak is "
                             + "slower (or bigger) by more than " + failOnRegression + "%");
                     status = ExitCode.REJECTED;
                 }
             } else {
-                RunFacts base = sources.facts(runs.get(0));
-                RunFacts cand = sources.facts(runs.get(1));
-                report = single(RunComparison.compare(base, cand));
+                report = ComparisonReports.runs(InputRejected.valueOf(cases.compareRuns().compare(
+                        new CompareRuns.Command(runs.get(0), runs.get(1)))), limit);
             }
             Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return status;
         }
-    }
-
-    private Report single(RunComparison c) {
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("base", c.baseRunId());
-        facts.put("candidate", c.candidateRunId());
-        facts.put("total_ms_base", c.totalMs().base());
-        facts.put("total_ms_candidate", c.totalMs().candidate());
-        facts.put("total_ms_delta", round(c.totalMs().delta()));
-        facts.put("total_ms_percent", round(c.totalMs().percent()));
-        facts.put("peak_bytes_base", c.peakBytes().base());
-        facts.put("peak_bytes_candidate", c.peakBytes().candidate());
-        facts.put("peak_bytes_delta", c.peakBytes().delta());
-        facts.put("peak_bytes_percent", round(c.peakBytes().percent()));
-        Table.Builder paths = Table.named("paths", "path", "kind", "self_base_ns", "self_candidate_ns",
-                "self_delta_ns", "self_ratio", "total_base_ns", "total_candidate_ns", "total_delta_ns", "total_ratio",
-                "bytes_base", "bytes_candidate", "bytes_delta", "peak_base", "peak_candidate", "peak_delta");
-        for (PathChange p : limited(c.matched())) {
-            paths.row(p.path(), p.kind(), p.selfTimeNs().base(), p.selfTimeNs().candidate(), p.selfTimeNs().delta(),
-                    round(p.selfTimeNs().ratio()), p.totalTimeNs().base(), p.totalTimeNs().candidate(),
-                    p.totalTimeNs().delta(), round(p.totalTimeNs().ratio()), p.bytes().base(), p.bytes().candidate(),
-                    p.bytes().delta(), p.peakBytes().base(), p.peakBytes().candidate(), p.peakBytes().delta());
-        }
-        Table.Builder gradients = Table.named("gradient_changes", "root", "key", "base_state", "candidate_state",
-                "regression");
-        for (GradientChange g : c.gradientChanges()) {
-            gradients.row(g.root(), g.key(), g.baseState(), g.candidateState(), g.regression());
-        }
-        return new Report(facts, List.of(paths.build(), presence("added", c.added()), presence("removed", c.removed()),
-                gradients.build()));
-    }
-
-    private Table presence(String name, List<PathStats> stats) {
-        Table.Builder t = Table.named(name, "path", "kind", "count", "self_time_ns", "total_time_ns", "bytes");
-        for (PathStats s : limited(stats)) {
-            t.row(s.path(), s.kind(), s.count(), s.selfTimeNs(), s.totalTimeNs(), s.bytes());
-        }
-        return t.build();
-    }
-
-    private Report group(GroupComparison c) {
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("baseline_runs", (long) c.baselineRuns());
-        facts.put("candidate_runs", (long) c.candidateRuns());
-        facts.put("threshold_percent", threshold);
-        facts.put("notes", String.join("; ", c.notes()));
-        metric(facts, "total_ms", c.totalMs(), wire(c.totalMs().verdict()));
-        metric(facts, "peak_bytes", c.peakBytes(), sizeVerdict(c.peakBytes().verdict()));
-        Table.Builder paths = Table.named("paths", "path", "kind", "verdict", "self_base_median_ns",
-                "self_candidate_median_ns", "self_change_percent", "self_ci_low_percent", "self_ci_high_percent",
-                "total_base_median_ns", "total_candidate_median_ns", "total_change_percent", "total_ci_low_percent",
-                "total_ci_high_percent", "bytes_change_percent");
-        for (PathComparison p : limited(c.paths())) {
-            MetricComparison self = p.selfTimeNs();
-            MetricComparison total = p.totalTimeNs();
-            paths.row(p.path(), p.kind(), wire(p.verdict()), self.baselineMedian(), self.candidateMedian(),
-                    pct(self.relativeChange()), self.interval() == null ? null : pct(self.interval().lower()),
-                    self.interval() == null ? null : pct(self.interval().upper()), total.baselineMedian(),
-                    total.candidateMedian(), pct(total.relativeChange()),
-                    total.interval() == null ? null : pct(total.interval().lower()),
-                    total.interval() == null ? null : pct(total.interval().upper()), pct(p.bytes().relativeChange()));
-        }
-        return new Report(facts, List.of(paths.build(), presences("only_in_baseline", c.onlyInBaseline()),
-                presences("only_in_candidate", c.onlyInCandidate())));
-    }
-
-    private static void metric(Map<String, Object> facts, String name, MetricComparison m, String verdict) {
-        facts.put(name + "_base_median", m.baselineMedian());
-        facts.put(name + "_candidate_median", m.candidateMedian());
-        facts.put(name + "_change_percent", pct(m.relativeChange()));
-        facts.put(name + "_verdict", verdict);
-    }
-
-    /** A verdict about bytes in the words of bytes: bigger and smaller rather than slower and faster. */
-    private static String sizeVerdict(Verdict verdict) {
-        return switch (verdict) {
-            case SLOWER -> "bigger";
-            case FASTER -> "smaller";
-            default -> wire(verdict);
-        };
-    }
-
-    private Table presences(String name, List<PathPresence> paths) {
-        Table.Builder t = Table.named(name, "path", "kind", "runs");
-        for (PathPresence p : limited(paths)) {
-            t.row(p.path(), p.kind(), (long) p.runs());
-        }
-        return t.build();
-    }
-
-    private <T> List<T> limited(List<T> list) {
-        return limit <= 0 || list.size() <= limit ? list : list.subList(0, limit);
-    }
-
-    /** Four decimals are plenty for ratios and percentages; {@code null} stays null. */
-    private static Double round(Double value) {
-        return value == null || !Double.isFinite(value) ? value : Math.round(value * 10000) / 10000.0;
-    }
-
-    private static Double pct(double fraction) {
-        return Double.isFinite(fraction) ? Math.round(fraction * 10000) / 100.0 : null;
-    }
-
-    private static String wire(Enum<?> e) {
-        return e.name().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -1,15 +1,17 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.ReadRun;
+import io.tracegraph.application.RunGraph;
 import io.tracegraph.json.ChromeTraceWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code tracegraph export RUN --format chrome -o FILE}. */
 @Command(header = "Export a run for other trace viewers (Chrome trace-event JSON for Perfetto).", name = "export",
@@ -68,8 +70,8 @@ final class ExportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown export format '" + format + "' (expected chrome)");
         }
-        try (RunSources sources = new RunSources(services, database)) {
-            RunSources.RunGraph graph = sources.graph(run);
+        try (Main.UseCases cases = services.useCases(database)) {
+            RunGraph graph = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(run)));
             Output.write(services.io(), output, out -> ChromeTraceWriter.write(graph.graph(), graph.label(), out));
             return ExitCode.OK;
         }

@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.cli.render.Format;
 import java.util.Locale;
 import picocli.CommandLine;
 

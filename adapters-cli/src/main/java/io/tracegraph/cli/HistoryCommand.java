@@ -1,9 +1,12 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.FollowPath;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.PathHistoryPoint;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,8 +22,6 @@ import picocli.CommandLine.Parameters;
                     + "tinygpt::train::update/update/Model::forward).",
         })
 final class HistoryCommand implements Callable<Integer> {
-    private static final int BAR = 40;
-
     private final Main.Services services;
 
     @Mixin
@@ -44,34 +45,13 @@ final class HistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RunSources sources = new RunSources(services, database)) {
-            List<PathHistoryPoint> points = sources.queries().history(path, entrypoint);
-            if (points.isEmpty()) {
-                services.io().error("no stored run has the path `" + path + "`");
-                return ExitCode.REJECTED;
-            }
+        try (Main.UseCases cases = services.useCases(database)) {
+            List<PathHistoryPoint> points = InputRejected.valueOf(cases.followPath().follow(
+                    new FollowPath.Command(path, entrypoint)));
             Format chosen = format.chosen(services.io());
-            long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
-            Table.Builder table = chosen == Format.TABLE
-                    ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",
-                            "total_time")
-                    : Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes");
-            for (PathHistoryPoint p : points) {
-                Object[] row = {p.runId(), p.timestamp(), p.stats().count(), p.stats().selfTimeNs(),
-                    p.stats().totalTimeNs(), p.stats().bytes(), bar(p.stats().totalTimeNs(), max)};
-                table.row(chosen == Format.TABLE ? row : java.util.Arrays.copyOf(row, 6));
-            }
-            Map<String, Object> facts = new LinkedHashMap<>();
-            facts.put("path", path);
-            facts.put("runs", (long) points.size());
-            Report report = new Report(facts, List.of(table.build()));
+            Report report = RunReports.history(path, points, chosen);
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return ExitCode.OK;
         }
-    }
-
-    private static String bar(long value, long max) {
-        int width = max <= 0 ? 0 : (int) Math.round((double) value / max * BAR);
-        return "#".repeat(Math.max(width, value > 0 ? 1 : 0));
     }
 }

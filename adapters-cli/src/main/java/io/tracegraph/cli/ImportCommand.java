@@ -3,19 +3,22 @@ package io.tracegraph.cli;
 import io.tracegraph.application.ImportReport;
 import io.tracegraph.application.ImportTraces;
 import io.tracegraph.application.TraceBatch;
-import io.tracegraph.postgres.JdbiRunStore;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.cli.render.RunReports;
+import io.tracegraph.files.TraceFiles;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code tracegraph import PATH... [--jobs N] [--replace]}. */
 @Command(header = "Import traces, directories and archives into the run store.", name = "import", mixinStandardHelpOptions = true,
@@ -74,45 +77,17 @@ final class ImportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
         }
         TraceFiles.Limits limits = new TraceFiles.Limits(maxTraceBytes, TraceFiles.Limits.defaults().maxNesting());
-        TraceBatch batch = sink -> TraceFiles.walk(paths, limits, new TraceFiles.Visitor() {
-            @Override
-            public void trace(String name, java.io.InputStream in) throws java.io.IOException {
-                sink.trace(name, in);
-            }
-
-            @Override
-            public void unreadable(String name, String reason) {
-                sink.unreadable(name, reason);
-            }
-        });
+        TraceBatch batch = TraceFiles.batch(paths, limits);
         ImportReport report;
-        try (StoreAccess store = StoreAccess.open(database, services);
-                ProgressDisplay progress = ProgressDisplay.start(services.io())) {
-            ImportTraces importTraces = new ImportTraces(services.reader(), new JdbiRunStore(store.jdbi()));
-            report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
+        try (Main.UseCases cases = services.useCases(database)) {
+            ImportTraces importTraces = cases.importTraces();
+            try (ProgressDisplay progress = ProgressDisplay.start(services.io())) {
+                report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
+            }
         }
         Format chosen = format.chosen(services.io());
-        Output.write(services.io(), null, out -> ReportRenderer.render(summary(report), chosen, out));
+        Output.write(services.io(), null, out -> ReportRenderer.render(RunReports.importSummary(report), chosen, out));
         // Content rejected by an earlier import is still not stored: the user must hear of it.
         return report.rejections().isEmpty() ? ExitCode.OK : ExitCode.REJECTED;
-    }
-
-    static Report summary(ImportReport r) {
-        double seconds = r.elapsed().toNanos() / 1e9;
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("traces_seen", r.seen());
-        facts.put("imported", r.imported());
-        facts.put("replaced", r.replaced());
-        facts.put("duplicates_skipped", r.duplicates());
-        facts.put("previously_rejected", r.previouslyRejected());
-        facts.put("rejected", r.rejected());
-        facts.put("nodes_stored", r.nodes());
-        facts.put("edges_stored", r.edges());
-        facts.put("seconds", Math.round(seconds * 100) / 100.0);
-        facts.put("mb_per_second", seconds > 0 ? Math.round(r.bytes() / 1e6 / seconds * 10) / 10.0 : 0.0);
-        facts.put("nodes_per_second", seconds > 0 ? Math.round(r.nodes() / seconds) : 0L);
-        Table.Builder rejections = Table.named("rejections", "source", "reason");
-        r.rejections().forEach(x -> rejections.row(x.source(), x.reason()));
-        return new Report(facts, List.of(rejections.build()));
     }
 }

@@ -1,15 +1,16 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.QueryKind;
 import java.util.ArrayList;
 import java.util.Locale;
 import picocli.CommandLine;
 
 /** Reads query kinds in their lower-case spelling. */
-final class KindConverter implements CommandLine.ITypeConverter<GraphReports.Kind> {
+final class KindConverter implements CommandLine.ITypeConverter<QueryKind> {
     @Override
-    public GraphReports.Kind convert(String value) {
+    public QueryKind convert(String value) {
         try {
-            return GraphReports.Kind.valueOf(value.toUpperCase(Locale.ROOT));
+            return QueryKind.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException("unknown kind '" + value + "' (expected one of "
                     + String.join(", ", new Candidates()) + ")");
@@ -20,7 +21,7 @@ final class KindConverter implements CommandLine.ITypeConverter<GraphReports.Kin
         private static final long serialVersionUID = 1L;
 
         Candidates() {
-            for (GraphReports.Kind k : GraphReports.Kind.values()) {
+            for (QueryKind k : QueryKind.values()) {
                 add(k.name().toLowerCase(Locale.ROOT));
             }
         }

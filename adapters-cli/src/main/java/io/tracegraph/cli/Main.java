@@ -2,9 +2,23 @@ package io.tracegraph.cli;
 
 import io.tracegraph.application.BuildGraph;
 import io.tracegraph.application.CheckTrace;
+import io.tracegraph.application.CompareRuns;
+import io.tracegraph.application.CompareSets;
+import io.tracegraph.application.FollowPath;
+import io.tracegraph.application.ImportTraces;
+import io.tracegraph.application.ListRuns;
+import io.tracegraph.application.LocalTraces;
+import io.tracegraph.application.ReadRun;
+import io.tracegraph.application.ReportComparison;
+import io.tracegraph.application.RunSources;
+import io.tracegraph.application.RunSql;
+import io.tracegraph.application.ShowRun;
 import io.tracegraph.domain.port.TraceReader;
 import io.tracegraph.domain.trace.MalformedTraceException;
-import io.tracegraph.json.JacksonTraceReader;
+import io.tracegraph.files.FileSystemTraces;
+import io.tracegraph.files.TraceFormats;
+import io.tracegraph.json.CandleTraceFormats;
+import io.tracegraph.json.pytorch.PyTorchTraceFormat;
 import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
@@ -14,8 +28,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The composition root: wires adapters into use cases with plain constructors and maps every
@@ -58,9 +73,11 @@ public final class Main {
 
     private static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home,
             List<Class<?>> subcommands) {
-        TraceReader reader = new JacksonTraceReader();
-        Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader), home,
-                Map.copyOf(env));
+        // Input discovery picks the reader of each trace by its content, among these.
+        TraceReader reader = TraceFormats.of(Stream.concat(CandleTraceFormats.all().stream(),
+                Stream.of(new PyTorchTraceFormat())).toList());
+        Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader),
+                new FileSystemTraces(), home, Map.copyOf(env));
         long serverLog = EmbeddedPostgresServer.logEnd(home);
         Factory factory = new Factory(services);
         CommandLine cli = new CommandLine(new TracegraphCommand(), factory);
@@ -102,9 +119,10 @@ public final class Main {
 
     /** The one place that turns an unexpected exception into a one-line message and a status. */
     static int failure(CliIo io, Throwable e, boolean debug) {
-        if (e instanceof RunSources.UnknownRun unknown) {
-            // The user's reference names no run (or several): their input, not our failure.
-            io.error(unknown.getMessage());
+        if (e instanceof InputRejected rejected) {
+            // The user's reference names no run (or several), or a trace they named was rejected:
+            // their input, not our failure.
+            io.error(rejected.getMessage());
             return ExitCode.REJECTED;
         }
         if (e instanceof MalformedTraceException malformed) {
@@ -138,8 +156,71 @@ public final class Main {
     }
 
     /** What the commands need, built once. */
-    record Services(CliIo io, TraceReader reader, BuildGraph buildGraph, CheckTrace checkTrace, Path home,
-            Map<String, String> env) {
+    record Services(CliIo io, TraceReader reader, BuildGraph buildGraph, CheckTrace checkTrace,
+            LocalTraces localTraces, Path home, Map<String, String> env) {
+        /** The use cases of one command, over the store its {@code database} options name. */
+        UseCases useCases(DatabaseOptions database) {
+            return new UseCases(this, database);
+        }
+    }
+
+    /**
+     * The use cases of one command, wired to the store its options name, which is opened when a
+     * use case first needs it (a command about trace files starts no database) and closed with this.
+     */
+    static final class UseCases implements AutoCloseable {
+        private final Services services;
+        private final OnDemandStore store;
+        private final RunSources sources;
+
+        private UseCases(Services services, DatabaseOptions database) {
+            this.services = services;
+            this.store = new OnDemandStore(() -> StoreAccess.open(database, services));
+            this.sources = new RunSources(store, store, store, services.localTraces(), services.buildGraph());
+        }
+
+        ReadRun readRun() {
+            return new ReadRun(sources);
+        }
+
+        ShowRun showRun() {
+            return new ShowRun(sources, store);
+        }
+
+        ListRuns listRuns() {
+            return new ListRuns(store);
+        }
+
+        CompareRuns compareRuns() {
+            return new CompareRuns(sources);
+        }
+
+        CompareSets compareSets() {
+            return new CompareSets(sources);
+        }
+
+        ReportComparison reportComparison() {
+            return new ReportComparison(sources);
+        }
+
+        FollowPath followPath() {
+            return new FollowPath(store);
+        }
+
+        /** With the store open, and connected as the login that SQL a person wrote runs as. */
+        RunSql runSql() {
+            return new RunSql(store.store().adHocSql());
+        }
+
+        /** With the store open. */
+        ImportTraces importTraces() {
+            return new ImportTraces(services.reader(), store.runStore());
+        }
+
+        @Override
+        public void close() {
+            store.close();
+        }
     }
 
     /** Gives commands their services through their constructors. */

@@ -1,5 +1,12 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.QueryKind;
+import io.tracegraph.application.ReadRun;
+import io.tracegraph.application.RunGraph;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.GraphReports;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,7 +45,7 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = "--kind", required = true, paramLabel = "KIND",
             description = "One of: ${COMPLETION-CANDIDATES}.", converter = KindConverter.class,
             completionCandidates = KindConverter.Candidates.class)
-    GraphReports.Kind kind;
+    QueryKind kind;
 
     @Mixin
     FormatOption format;
@@ -52,8 +59,8 @@ final class QueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RunSources sources = new RunSources(services, database)) {
-            RunSources.RunGraph run = sources.graph(this.run, GraphReports.parts(kind));
+        try (Main.UseCases cases = services.useCases(database)) {
+            RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.toAnswer(this.run, kind)));
             return write(GraphReports.report(kind, run.graph(), run.health()));
         }
     }

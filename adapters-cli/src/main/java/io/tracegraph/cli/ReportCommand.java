@@ -1,26 +1,22 @@
 package io.tracegraph.cli;
 
-import io.tracegraph.cli.report.ComparisonReport;
+import io.tracegraph.application.ReadRun;
+import io.tracegraph.application.ReportComparison;
+import io.tracegraph.application.RunGraph;
+import io.tracegraph.cli.render.HtmlReports;
 import io.tracegraph.cli.report.RunReport;
-import io.tracegraph.domain.compare.GroupComparison;
-import io.tracegraph.domain.compare.GroupOptions;
-import io.tracegraph.domain.compare.RunComparison;
-import io.tracegraph.domain.compare.RunFacts;
-import io.tracegraph.domain.trace.CodePointOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code tracegraph report RUN -o FILE} and {@code report --compare BASE CAND -o FILE}. */
 @Command(header = "Write a self-contained HTML report of a run, or of a comparison.", name = "report",
@@ -99,20 +95,14 @@ final class ReportCommand implements Callable<Integer> {
         if (maxNodes < 100) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--max-nodes must be at least 100");
         }
-        try (RunSources sources = new RunSources(services, database)) {
+        try (Main.UseCases cases = services.useCases(database)) {
             if (!compare) {
-                RunSources.RunGraph run = sources.graph(runs.get(0));
-                Output.write(services.io(), output, out -> RunReport.write(run.label(), run.graph(), run.health(),
-                        run.stored(), maxNodes, out));
-            } else if (!RunSources.isSet(runs.get(0)) && !RunSources.isSet(runs.get(1))) {
-                RunSources.RunGraph base = sources.graph(runs.get(0));
-                RunSources.RunGraph cand = sources.graph(runs.get(1));
-                RunComparison comparison = RunComparison.compare(RunSources.factsOf(base.label(), base.graph()),
-                        RunSources.factsOf(cand.label(), cand.graph()));
-                Output.write(services.io(), output, out -> ComparisonReport.writeRuns(side(base, 1), side(cand, 1),
-                        comparison, threshold / 100.0, maxNodes, out));
+                RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(runs.get(0))));
+                Output.write(services.io(), output, out -> HtmlReports.run(run, maxNodes, out));
             } else {
-                compareSets(sources);
+                ReportComparison.Result result = InputRejected.valueOf(cases.reportComparison().report(
+                        new ReportComparison.Command(runs.get(0), runs.get(1), threshold)));
+                Output.write(services.io(), output, out -> HtmlReports.comparison(result, threshold, maxNodes, out));
             }
         }
         long bytes = output.toFile().length();
@@ -120,61 +110,5 @@ final class ReportCommand implements Callable<Integer> {
                 CliIo.oneLine(output.toString()), (bytes + 1023) / 1024);
         services.io().out().flush();
         return ExitCode.OK;
-    }
-
-    private void compareSets(RunSources sources) {
-        List<List<RunFacts>> sides = sources.groups(List.of(runs.get(0), runs.get(1)));
-        List<RunFacts> base = sides.get(0);
-        List<RunFacts> cand = sides.get(1);
-        GroupComparison comparison;
-        try {
-            comparison = GroupComparison.compare(base, cand, GroupOptions.defaults().withThreshold(threshold / 100.0));
-        } catch (IllegalArgumentException e) {
-            throw new RunSources.UnknownRun(e.getMessage());
-        }
-        RunSources.RunGraph baseRun = representative(sources, base);
-        RunSources.RunGraph candRun = representative(sources, cand);
-        ComparisonReport.Side baseSide = new ComparisonReport.Side(shortLabel(runs.get(0)), base.size(),
-                shortLabel(baseRun.label()), baseRun.graph());
-        ComparisonReport.Side candSide = new ComparisonReport.Side(shortLabel(runs.get(1)), cand.size(),
-                shortLabel(candRun.label()), candRun.graph());
-        Output.write(services.io(), output, out -> ComparisonReport.writeGroups(baseSide, candSide, comparison,
-                base, cand, maxNodes, out));
-    }
-
-    /** A set as a heading can show it: a list by its first and last member (file names only), else as typed. */
-    static String shortLabel(String spec) {
-        List<String> parts = new ArrayList<>();
-        for (String part : spec.split(",")) {
-            String p = part.strip();
-            if (!p.isEmpty()) {
-                Path file = RunSources.traceFile(p).orElse(null);
-                parts.add(file != null && file.getFileName() != null ? file.getFileName().toString() : p);
-            }
-        }
-        if (parts.size() <= 1) {
-            return parts.isEmpty() ? spec : parts.get(0);
-        }
-        if (parts.size() <= 3) {
-            return String.join(", ", parts);
-        }
-        return parts.get(0) + ", " + parts.get(1) + ", \u2026, " + parts.get(parts.size() - 1) + " (" + parts.size()
-                + " runs)";
-    }
-
-    private static ComparisonReport.Side side(RunSources.RunGraph run, int runs) {
-        return new ComparisonReport.Side(run.label(), runs, run.label(), run.graph());
-    }
-
-    /**
-     * The graph of the run with the median total time (the lower one of an even count; ties by run
-     * id). A group names a trace file by its path and a stored run by its run_id.
-     */
-    private static RunSources.RunGraph representative(RunSources sources, List<RunFacts> runs) {
-        List<RunFacts> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingDouble(RunFacts::totalMs)
-                .thenComparing(RunFacts::runId, CodePointOrder.COMPARATOR));
-        String id = sorted.get((sorted.size() - 1) / 2).runId();
-        return Files.isRegularFile(Path.of(id)) ? sources.graph(id) : sources.storedGraph(id);
     }
 }

@@ -1,5 +1,10 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.ListRuns;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.RunFilter;
 import io.tracegraph.domain.run.RunListing;
 import java.time.Instant;
@@ -10,12 +15,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code tracegraph runs [--entrypoint E] [--tag K=V] [--since DATE] [--limit N]}. */
 @Command(name = "runs", mixinStandardHelpOptions = true,
@@ -60,15 +65,10 @@ final class RunsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1");
         }
         Instant from = parseSince();
-        try (RunSources sources = new RunSources(services, database)) {
-            List<RunListing> runs = sources.queries().runs(new RunFilter(entrypoint, tags, from, limit));
-            Table.Builder table = Table.named("runs", "run_id", "timestamp", "entrypoint", "phase", "device",
-                    "total_ms", "peak_bytes", "tags");
-            for (RunListing r : runs) {
-                table.row(r.runId(), r.timestamp(), r.entrypoint(), r.phase().name().toLowerCase(java.util.Locale.ROOT),
-                        r.device(), r.totalMs(), r.peakBytes(), tagText(r.tags()));
-            }
-            Report report = new Report(Map.of(), List.of(table.build()));
+        try (Main.UseCases cases = services.useCases(database)) {
+            List<RunListing> runs = cases.listRuns().list(new ListRuns.Command(new RunFilter(entrypoint, tags, from,
+                    limit)));
+            Report report = RunReports.runs(runs);
             Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             return ExitCode.OK;
@@ -86,11 +86,5 @@ final class RunsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--since: not a date: '" + since
                     + "' (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)");
         }
-    }
-
-    private static String tagText(Map<String, String> tags) {
-        StringBuilder s = new StringBuilder();
-        tags.forEach((k, v) -> s.append(s.length() == 0 ? "" : ",").append(k).append('=').append(v));
-        return s.toString();
     }
 }

@@ -1,12 +1,14 @@
 package io.tracegraph.cli;
 
-import io.tracegraph.domain.port.RunQueries;
+import io.tracegraph.application.RunSql;
+import io.tracegraph.cli.render.Format;
+import io.tracegraph.cli.render.Report;
+import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.run.ReadOnlySql;
 import io.tracegraph.domain.run.SqlOutcome;
 import io.tracegraph.postgres.DatabaseException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,11 +53,12 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RunSources sources = new RunSources(services, database)) {
-            RunQueries queries = sources.adHocQueries();
+        try (Main.UseCases cases = services.useCases(database)) {
+            RunSql sql = cases.runSql();
             SqlOutcome outcome;
             try {
-                outcome = queries.sql(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds), maxRows));
+                outcome = sql.run(new RunSql.Command(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds),
+                        maxRows)));
             } catch (DatabaseException e) {
                 // The store is reachable (it was opened above): the query itself failed.
                 services.io().error(e.getMessage());
@@ -66,8 +69,7 @@ final class SqlCommand implements Callable<Integer> {
                 return ExitCode.REJECTED;
             }
             SqlOutcome.Rows rows = (SqlOutcome.Rows) outcome;
-            Table table = new Table("rows", rows.columns(), rows.rows());
-            Report report = new Report(Map.of(), List.of(table));
+            Report report = RunReports.rows(rows);
             Format chosen = format.chosen(services.io());
             Output.write(services.io(), null, out -> ReportRenderer.render(report, chosen, out));
             if (rows.truncated()) {

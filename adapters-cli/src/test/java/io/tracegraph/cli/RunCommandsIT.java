@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tracegraph.application.QueryKind;
 import io.tracegraph.json.SyntheticTrace;
 import io.tracegraph.postgres.DatabaseConfig;
 import io.tracegraph.postgres.PostgresExtension;
@@ -127,7 +128,7 @@ class RunCommandsIT {
     @Test
     void queryOfAStoredRunAnswersEveryKindAsOnItsTraceFile() throws Exception {
         String trace = dir.resolve("traces/t1.jsonl").toString();
-        for (GraphReports.Kind kind : GraphReports.Kind.values()) {
+        for (QueryKind kind : QueryKind.values()) {
             String k = kind.name().toLowerCase(java.util.Locale.ROOT);
             CliRun file = CliRun.of("query", trace, "--kind", k, "--format", "json");
             assertThat(file.status()).as(k + ": " + file.err()).isEqualTo(ExitCode.OK);

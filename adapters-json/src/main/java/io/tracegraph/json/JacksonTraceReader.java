@@ -10,15 +10,13 @@ import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.domain.trace.TraceAssembler;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceProblem;
-import io.tracegraph.json.pytorch.PyTorchTraceFormat;
-import io.tracegraph.json.pytorch.PyTorchTraceReader;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -26,9 +24,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The JSONL trace reader (spec 1–2 with decisions D5–D8), plain or gzip-compressed (detected by
- * its magic bytes), and the whole-document JSON form for sources named {@code *.json[.gz]}. A
- * PyTorch profiler trace, told by its first bytes ({@link PyTorchTraceFormat}), goes to
- * {@link PyTorchTraceReader}.
+ * its magic bytes), and the whole-document JSON form for sources named {@code *.json[.gz]} (or
+ * whichever {@link Form} it is given: input discovery tells the form by the content).
  *
  * <p>The stream is cut into blocks at line boundaries; worker threads decode blocks into records
  * while the calling thread reads ahead and feeds decoded blocks, in order, to the
@@ -49,12 +46,20 @@ public final class JacksonTraceReader implements TraceReader {
                     .maxStringLength(DEFAULT_MAX_LINE_BYTES).maxNumberLength(1000).maxNestingDepth(200).build())
             .build();
 
+    /** Which form a source is read in: told by its name (today's default), or given. */
+    public enum Form {
+        /** The whole-document form when the name ends in {@code .json} or {@code .json.gz}, else JSONL. */
+        BY_NAME,
+        /** JSONL, whatever the name. */
+        JSONL,
+        /** The whole-document JSON form, whatever the name. */
+        DOCUMENT
+    }
+
     private final int threads;
     private final int maxLineBytes;
+    private final Form form;
     private final ThreadLocal<RecordDecoder> decoders = ThreadLocal.withInitial(RecordDecoder::new);
-    /** The most raw (compressed) bytes looked at to tell a PyTorch trace. */
-    private static final int PEEK_RAW_BYTES = 1 << 20;
-    private final PyTorchTraceReader pytorch;
 
     /** A reader that decodes with as many threads as there are processors. */
     public JacksonTraceReader() {
@@ -62,12 +67,21 @@ public final class JacksonTraceReader implements TraceReader {
     }
 
     public JacksonTraceReader(int threads, int maxLineBytes) {
+        this(threads, maxLineBytes, Form.BY_NAME);
+    }
+
+    /** A reader of one {@code form}, with as many decoding threads as there are processors. */
+    public JacksonTraceReader(Form form) {
+        this(Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_LINE_BYTES, form);
+    }
+
+    public JacksonTraceReader(int threads, int maxLineBytes, Form form) {
         if (threads < 1 || maxLineBytes < 1) {
             throw new IllegalArgumentException("threads and maxLineBytes must be positive");
         }
         this.threads = threads;
         this.maxLineBytes = maxLineBytes;
-        this.pytorch = new PyTorchTraceReader(threads);
+        this.form = Objects.requireNonNull(form, "form");
     }
 
     /**
@@ -78,25 +92,13 @@ public final class JacksonTraceReader implements TraceReader {
      * decompressor stays a read failure ({@link UncheckedIOException}).
      */
     @Override
-    public TraceDocument read(String source, InputStream given) {
-        // PyTorch profiler traces are told by their first bytes, here until input discovery does it.
-        BufferedInputStream raw = new BufferedInputStream(given, 1 << 16);
-        raw.mark(PEEK_RAW_BYTES + 1);
-        byte[] head = PyTorchTraceFormat.head(raw, PEEK_RAW_BYTES);
-        try {
-            raw.reset();
-        } catch (IOException e) {
-            throw new UncheckedIOException(source + ": " + detail(e), e);
-        }
-        if (PyTorchTraceFormat.recognises(head)) {
-            return pytorch.read(source, raw);
-        }
+    public TraceDocument read(String source, InputStream raw) {
         boolean gzip = false;
         FailureWitness below = new FailureWitness(raw);
         try {
             InputStream in = decompressIfGzip(below);
             gzip = in instanceof GZIPInputStream;
-            if (isDocumentForm(source)) {
+            if (form == Form.DOCUMENT || (form == Form.BY_NAME && isDocumentForm(source))) {
                 return new DocumentReader(FACTORY, decoders.get()).read(source, in);
             }
             return new Session(source, in).run();

@@ -48,10 +48,10 @@ import org.postgresql.copy.CopyManager;
  * settles duplicates and run_id conflicts through the unique constraints, also between concurrent
  * importers), then every child table through binary COPY. Every statement binds its values.
  */
-public final class JdbiRunStore implements RunStore {
+final class JdbiRunStore implements RunStore {
     private final Jdbi jdbi;
 
-    public JdbiRunStore(Jdbi jdbi) {
+    JdbiRunStore(Jdbi jdbi) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
     }
 

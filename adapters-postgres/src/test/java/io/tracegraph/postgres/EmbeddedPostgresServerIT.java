@@ -227,7 +227,7 @@ class EmbeddedPostgresServerIT {
             assertThat(login.user()).isEqualTo("tracegraph_reader");
             assertThat(login.password()).isNotEqualTo(lease.config().password()).hasSizeGreaterThan(20);
             assertThat(Files.readString(home.resolve("db.state"))).contains("reader_password=" + login.password());
-            JdbiRunQueries queries = new JdbiRunQueries(store.jdbi()).sqlAs(reader.jdbi());
+            JdbiAdHocSql queries = new JdbiAdHocSql(reader.jdbi());
             assertThat(value(queries, "SELECT current_user || '/' || session_user")).isEqualTo(
                     "tracegraph_reader/tracegraph_reader");
             assertThat(value(queries, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user")).isEqualTo(false);
@@ -290,7 +290,7 @@ class EmbeddedPostgresServerIT {
         }
     }
 
-    private static Object value(JdbiRunQueries queries, String sql) {
+    private static Object value(JdbiAdHocSql queries, String sql) {
         SqlOutcome.Rows rows = (SqlOutcome.Rows) queries.sql(ReadOnlySql.of(sql));
         return rows.rows().get(0).get(0);
     }

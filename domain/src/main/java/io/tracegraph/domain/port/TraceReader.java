@@ -4,8 +4,8 @@ import io.tracegraph.domain.trace.TraceDocument;
 import java.io.InputStream;
 
 /**
- * Reads one trace from a byte stream (plain or gzip-compressed; JSONL, or the whole-document JSON
- * form when the source name ends in {@code .json} or {@code .json.gz}).
+ * Reads one trace from a byte stream (plain or gzip-compressed) in the format it reads. Which
+ * reader a trace needs is told by input discovery from the trace's content ({@link TraceFormat}).
  *
  * <p>A malformed trace raises {@link io.tracegraph.domain.trace.MalformedTraceException} naming the
  * source, the physical line and the member at fault; a failure to read the stream raises

@@ -1,0 +1,142 @@
+package io.tracegraph.cli.render;
+
+import io.tracegraph.application.ImportReport;
+import io.tracegraph.domain.graph.GraphSummary;
+import io.tracegraph.domain.graph.HeavySpan;
+import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.health.HealthIssue;
+import io.tracegraph.domain.memory.DeviceMemory;
+import io.tracegraph.domain.memory.MemorySummary;
+import io.tracegraph.domain.run.PathHistoryPoint;
+import io.tracegraph.domain.run.RunListing;
+import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.run.SqlOutcome;
+import io.tracegraph.domain.run.StoredRun;
+import io.tracegraph.domain.trace.RunMeta;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The reports of the commands about stored runs and imports: what {@code show}, {@code runs}, {@code history}, {@code sql} and {@code import} print. */
+public final class RunReports {
+    private static final int BAR = 40;
+
+    private RunReports() {
+    }
+
+    /** {@code show}: a stored run's summary. */
+    public static Report show(RunSummary s) {
+        StoredRun stored = s.run();
+        RunMeta m = stored.meta();
+        GraphSummary g = s.summary();
+        MemorySummary mem = g.memory();
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("run_id", m.runId());
+        facts.put("timestamp", m.timestamp());
+        facts.put("entrypoint", m.entrypoint());
+        facts.put("phase", m.phase().name().toLowerCase(Locale.ROOT));
+        facts.put("device", m.device());
+        facts.put("timing_mode", m.timingMode().name().toLowerCase(Locale.ROOT));
+        facts.put("capture_step", m.captureStep());
+        facts.put("tags", m.tags().toString());
+        facts.put("source", stored.sourceName());
+        facts.put("imported_at", String.valueOf(stored.importedAt()));
+        facts.put("nodes", stored.nodeCount());
+        facts.put("edges", stored.edgeCount());
+        facts.put("total_ms", g.totalMs());
+        facts.put("peak_bytes", mem.peakBytes());
+        facts.put("peak_device", mem.peakDevice());
+        facts.put("peak_timestamp_ns", mem.peakTimestampNs());
+        facts.put("autograd_retained_bytes", mem.autogradRetainedBytes());
+        Table.Builder warnings = Table.named("health_warnings", "code", "message");
+        for (HealthIssue issue : s.health().issues()) {
+            warnings.row(issue.code(), issue.message());
+        }
+        Table.Builder slowest = Table.named("slowest_spans", "id", "name", "self_time_ns");
+        for (SlowSpan span : g.slowestSpans()) {
+            slowest.row(span.id(), span.name(), span.selfTimeNs());
+        }
+        Table.Builder heaviest = Table.named("heaviest_spans", "id", "name", "bytes", "peak_bytes");
+        for (HeavySpan span : g.heaviestSpans()) {
+            heaviest.row(span.id(), span.name(), span.bytes(), span.peakBytes());
+        }
+        Table.Builder categories = Table.named("peak_by_category", "category", "bytes");
+        mem.peakByCategory().asMap().forEach((c, b) -> categories.row(c.name().toLowerCase(Locale.ROOT), b));
+        Table.Builder devices = Table.named("devices", "device", "capacity_bytes", "peak_bytes", "peak_timestamp_ns",
+                "alloc_count", "free_count");
+        for (DeviceMemory d : s.devices()) {
+            devices.row(d.device(), d.capacityBytes(), d.peakBytes(), d.peakTimestampNs(), d.allocCount(),
+                    d.freeCount());
+        }
+        return new Report(facts, List.of(warnings.build(), slowest.build(), heaviest.build(), categories.build(),
+                devices.build()));
+    }
+
+    /** {@code runs}: the stored runs listed. */
+    public static Report runs(List<RunListing> runs) {
+        Table.Builder table = Table.named("runs", "run_id", "timestamp", "entrypoint", "phase", "device",
+                "total_ms", "peak_bytes", "tags");
+        for (RunListing r : runs) {
+            table.row(r.runId(), r.timestamp(), r.entrypoint(), r.phase().name().toLowerCase(Locale.ROOT),
+                    r.device(), r.totalMs(), r.peakBytes(), tagText(r.tags()));
+        }
+        return new Report(Map.of(), List.of(table.build()));
+    }
+
+    private static String tagText(Map<String, String> tags) {
+        StringBuilder s = new StringBuilder();
+        tags.forEach((k, v) -> s.append(s.length() == 0 ? "" : ",").append(k).append('=').append(v));
+        return s.toString();
+    }
+
+    /** {@code history}: one path across the runs; a bar chart of the total time in a table. */
+    public static Report history(String path, List<PathHistoryPoint> points, Format chosen) {
+        long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
+        Table.Builder table = chosen == Format.TABLE
+                ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",
+                        "total_time")
+                : Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes");
+        for (PathHistoryPoint p : points) {
+            Object[] row = {p.runId(), p.timestamp(), p.stats().count(), p.stats().selfTimeNs(),
+                p.stats().totalTimeNs(), p.stats().bytes(), bar(p.stats().totalTimeNs(), max)};
+            table.row(chosen == Format.TABLE ? row : Arrays.copyOf(row, 6));
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("path", path);
+        facts.put("runs", (long) points.size());
+        return new Report(facts, List.of(table.build()));
+    }
+
+    private static String bar(long value, long max) {
+        int width = max <= 0 ? 0 : (int) Math.round((double) value / max * BAR);
+        return "#".repeat(Math.max(width, value > 0 ? 1 : 0));
+    }
+
+    /** {@code sql}: the rows a statement gave. */
+    public static Report rows(SqlOutcome.Rows rows) {
+        Table table = new Table("rows", rows.columns(), rows.rows());
+        return new Report(Map.of(), List.of(table));
+    }
+
+    /** {@code import}: what an import did. */
+    public static Report importSummary(ImportReport r) {
+        double seconds = r.elapsed().toNanos() / 1e9;
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("traces_seen", r.seen());
+        facts.put("imported", r.imported());
+        facts.put("replaced", r.replaced());
+        facts.put("duplicates_skipped", r.duplicates());
+        facts.put("previously_rejected", r.previouslyRejected());
+        facts.put("rejected", r.rejected());
+        facts.put("nodes_stored", r.nodes());
+        facts.put("edges_stored", r.edges());
+        facts.put("seconds", Math.round(seconds * 100) / 100.0);
+        facts.put("mb_per_second", seconds > 0 ? Math.round(r.bytes() / 1e6 / seconds * 10) / 10.0 : 0.0);
+        facts.put("nodes_per_second", seconds > 0 ? Math.round(r.nodes() / seconds) : 0L);
+        Table.Builder rejections = Table.named("rejections", "source", "reason");
+        r.rejections().forEach(x -> rejections.row(x.source(), x.reason()));
+        return new Report(facts, List.of(rejections.build()));
+    }
+}

@@ -1,0 +1,131 @@
+package io.tracegraph.application;
+
+import io.tracegraph.domain.compare.GroupComparison;
+import io.tracegraph.domain.compare.GroupOptions;
+import io.tracegraph.domain.compare.RunComparison;
+import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.trace.CodePointOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Use case: what a comparison's report shows: two runs with their whole graphs and their
+ * comparison, or two sets compared with the graph of each set's median run.
+ */
+public final class ReportComparison {
+    /** {@code base} and {@code candidate}: two runs, or (when either is a set) two sets. */
+    public record Command(String base, String candidate, double thresholdPercent) {
+        public Command {
+            Objects.requireNonNull(base, "base");
+            Objects.requireNonNull(candidate, "candidate");
+        }
+    }
+
+    /** What the report shows. */
+    public sealed interface Result {
+    }
+
+    /** Two runs, whole, and their comparison. */
+    public record Runs(RunGraph base, RunGraph candidate, RunComparison comparison) implements Result {
+    }
+
+    /** Two sets compared, each with its runs' facts and its median run's graph. */
+    public record Sets(Side base, Side candidate, GroupComparison comparison, List<RunFacts> baseRuns,
+            List<RunFacts> candidateRuns) implements Result {
+        public Sets {
+            baseRuns = List.copyOf(baseRuns);
+            candidateRuns = List.copyOf(candidateRuns);
+        }
+    }
+
+    /**
+     * One side of a set comparison: {@code label} the set as a heading shows it, {@code runs} how
+     * many it has, {@code representative} the label of its median run, whose graph is shown.
+     */
+    public record Side(String label, int runs, String representative, ExecutionGraph graph) {
+    }
+
+    private final RunSources sources;
+
+    public ReportComparison(RunSources sources) {
+        this.sources = Objects.requireNonNull(sources, "sources");
+    }
+
+    public Outcome<Result> report(Command command) {
+        try {
+            if (!RunSources.isSet(command.base()) && !RunSources.isSet(command.candidate())) {
+                RunGraph base = sources.graph(command.base(), ReadRun.Command.whole(command.base()).parts());
+                RunGraph cand = sources.graph(command.candidate(),
+                        ReadRun.Command.whole(command.candidate()).parts());
+                RunComparison comparison = RunComparison.compare(RunSources.factsOf(base.label(), base.graph()),
+                        RunSources.factsOf(cand.label(), cand.graph()));
+                return Outcome.done(new Runs(base, cand, comparison));
+            }
+            return Outcome.done(sets(command));
+        } catch (RunSources.Rejection e) {
+            return Outcome.rejected(e.getMessage());
+        }
+    }
+
+    private Sets sets(Command command) {
+        List<RunSet> selected = List.of(sources.select(command.base()), sources.select(command.candidate()));
+        List<List<RunFacts>> sides = sources.sets(selected);
+        List<RunFacts> base = sides.get(0);
+        List<RunFacts> cand = sides.get(1);
+        GroupComparison comparison;
+        try {
+            comparison = GroupComparison.compare(base, cand,
+                    GroupOptions.defaults().withThreshold(command.thresholdPercent() / 100.0));
+        } catch (IllegalArgumentException e) {
+            throw new RunSources.Rejection(e.getMessage());
+        }
+        RunGraph baseRun = representative(base);
+        RunGraph candRun = representative(cand);
+        return new Sets(new Side(shortLabel(command.base()), base.size(), shortLabel(baseRun.label()),
+                baseRun.graph()), new Side(shortLabel(command.candidate()), cand.size(), shortLabel(candRun.label()),
+                candRun.graph()), comparison, base, cand);
+    }
+
+    /**
+     * The graph of the run with the median total time (the lower one of an even count; ties by run
+     * id). A set names a trace file by its path and a stored run by its run_id.
+     */
+    private RunGraph representative(List<RunFacts> runs) {
+        List<RunFacts> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(RunFacts::totalMs)
+                .thenComparing(RunFacts::runId, CodePointOrder.COMPARATOR));
+        String id = sorted.get((sorted.size() - 1) / 2).runId();
+        return sources.files().existing(id).isPresent()
+                ? sources.graph(id, ReadRun.Command.whole(id).parts()) : sources.storedGraph(id);
+    }
+
+    /** A set as a heading can show it: a list by its first and last member (file names only), else as typed. */
+    String shortLabel(String spec) {
+        List<String> parts = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            String p = part.strip();
+            if (!p.isEmpty()) {
+                Optional<TraceInput> file = sources.files().named(p);
+                String name = file.map(f -> fileName(f.name())).orElse("");
+                parts.add(name.isEmpty() ? p : name);
+            }
+        }
+        if (parts.size() <= 1) {
+            return parts.isEmpty() ? spec : parts.get(0);
+        }
+        if (parts.size() <= 3) {
+            return String.join(", ", parts);
+        }
+        return parts.get(0) + ", " + parts.get(1) + ", \u2026, " + parts.get(parts.size() - 1) + " (" + parts.size()
+                + " runs)";
+    }
+
+    /** The last name of a path as written ({@code a/b.jsonl} gives {@code b.jsonl}). */
+    private static String fileName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}
