@@ -102,8 +102,9 @@ final class ChromeTraceParser {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 if (t != JsonToken.START_OBJECT) {
-                    throw parser.problem("traceEvents", "member `traceEvents` must hold event objects, found "
-                            + describe(t));
+                    throw new MalformedTraceException(new TraceProblem(source,
+                            parser.lineOffset + Math.max(1, p.currentTokenLocation().getLineNr()), "traceEvents",
+                            "member `traceEvents` must hold event objects, found " + describe(t)));
                 }
                 long start = p.currentTokenLocation().getByteOffset();
                 parser.event();
@@ -144,7 +145,9 @@ final class ChromeTraceParser {
             m = e.getClass().getSimpleName();
         }
         int nl = m.indexOf('\n');
-        return nl >= 0 ? m.substring(0, nl) : m;
+        m = nl >= 0 ? m.substring(0, nl) : m;
+        int hint = m.indexOf(": enable `");
+        return hint >= 0 ? m.substring(0, hint) : m;
     }
 
     private MalformedTraceException problem(String member, String message) {
@@ -377,7 +380,8 @@ final class ChromeTraceParser {
                     throw problem("dur", "complete event has no `dur`");
                 }
                 if (dur < 0) {
-                    throw problem("dur", "member `dur` is negative (" + dur + " ns)");
+                    throw problem("dur", "member `dur` is negative: " + java.math.BigDecimal.valueOf(dur, 3).stripTrailingZeros()
+                            .toPlainString() + " µs");
                 }
                 byte kind = kindOf(cat);
                 if (kind == EventKind.IGNORED) {
