@@ -106,11 +106,8 @@ final class ChromeTraceParser {
                             parser.lineOffset + Math.max(1, p.currentTokenLocation().getLineNr()), "traceEvents",
                             "member `traceEvents` must hold event objects, found " + describe(t)));
                 }
-                long start = p.currentTokenLocation().getByteOffset();
+                // The framing has bounded the event's size already.
                 parser.event();
-                if (p.currentLocation().getByteOffset() - start > MAX_EVENT_BYTES) {
-                    throw parser.problem(null, "event is longer than " + MAX_EVENT_BYTES + " bytes");
-                }
             }
         } catch (JsonProcessingException e) {
             throw parser.invalid(e);

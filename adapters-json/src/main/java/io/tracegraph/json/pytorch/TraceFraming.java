@@ -80,6 +80,8 @@ final class TraceFraming {
         EventTable table = new EventTable();
         ExecutorService pool = null;
         ArrayDeque<Future<EventTable>> inFlight = new ArrayDeque<>();
+        ArrayDeque<byte[]> inFlightBuffers = new ArrayDeque<>();
+        ArrayDeque<byte[]> spare = new ArrayDeque<>();
         MalformedTraceException scanError = null;
         try {
             byte[] buf = new byte[BLOCK];
@@ -107,14 +109,19 @@ final class TraceFraming {
                             pool = Executors.newFixedThreadPool(threads, TraceFraming::daemon);
                         }
                         inFlight.add(pool.submit(() -> parse(block)));
+                        inFlightBuffers.add(buf);
                     }
                 }
                 while (inFlight.size() > threads) {
                     table.append(await(inFlight.poll()));
+                    recycle(inFlightBuffers.poll(), spare);
                 }
                 int rest = filled - keepFrom;
-                byte[] next = new byte[Math.max(BLOCK, rest * 2)];
+                byte[] next = rest <= BLOCK / 2 && !spare.isEmpty() ? spare.poll() : new byte[Math.max(BLOCK, rest * 2)];
                 System.arraycopy(buf, keepFrom, next, 0, rest);
+                if (inFlightBuffers.peekLast() != buf) {
+                    recycle(buf, spare);
+                }
                 buf = next;
                 carry = rest;
             }
@@ -142,6 +149,13 @@ final class TraceFraming {
         byte[] h = header.toByteArray();
         ChromeTraceParser.parseHeader(source, h, h.length, table);
         return table;
+    }
+
+    /** Keeps a parsed block's buffer for reuse (buffers of the usual size only, a few of them). */
+    private static void recycle(byte[] buf, ArrayDeque<byte[]> spare) {
+        if (buf != null && buf.length == BLOCK && spare.size() < 4) {
+            spare.add(buf);
+        }
     }
 
     private static boolean hasContent(byte[] buf, int from, int to) {

@@ -241,6 +241,17 @@ public final class HealthAnalyzer {
             if (known != null) {
                 return known;
             }
+            // The usual case, without a walk: a root, or a span whose parent is already answered.
+            String first = byId.get(start).parentId();
+            if (first == null || !byId.containsKey(first)) {
+                reaches.put(start, false);
+                return false;
+            }
+            Boolean parentKnown = first.equals(start) ? null : reaches.get(first);
+            if (parentKnown != null) {
+                reaches.put(start, parentKnown);
+                return parentKnown;
+            }
             List<String> path = new ArrayList<>();
             Set<String> onPath = new HashSet<>();
             String current = start;
