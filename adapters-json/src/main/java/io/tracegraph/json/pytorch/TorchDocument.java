@@ -234,7 +234,7 @@ final class TorchDocument {
                     depth = push(depth, nextSibling[p], under);
                 }
                 int r = tree.row[p];
-                String name = names[t.name[r]];
+                String name = t.kind[r] == EventKind.PYTHON ? pythonName(t.name[r]) : names[t.name[r]];
                 if (tree.opOf[p] == p) {
                     ops.add(op(p, r, name, under, allocatedDuring, deviceOfOp));
                     opSpan[p] = under;
@@ -297,6 +297,43 @@ final class TorchDocument {
         Arrays.fill(c, 0, width - digits.length(), '0');
         digits.getChars(0, digits.length(), c, width - digits.length());
         return new String(c);
+    }
+
+    private String[] pythonNames;
+
+    /**
+     * A Python function's name as paths show it: without the line number of the frame
+     * ({@code torch/nn/modules/module.py(1743): _call_impl} is {@code torch/nn/modules/module.py:
+     * _call_impl}), which moves from one version of a library to the next.
+     */
+    private String pythonName(int id) {
+        if (pythonNames == null) {
+            pythonNames = new String[t.names.size()];
+        }
+        String name = pythonNames[id];
+        if (name == null) {
+            name = withoutLineNumber(t.names.get(id));
+            pythonNames[id] = name;
+        }
+        return name;
+    }
+
+    /** {@code file(123): function} → {@code file: function}; any other name as it is. */
+    static String withoutLineNumber(String name) {
+        int colon = name.indexOf("): ");
+        if (colon < 0) {
+            return name;
+        }
+        int open = name.lastIndexOf('(', colon);
+        if (open <= 0 || open + 1 == colon) {
+            return name;
+        }
+        for (int i = open + 1; i < colon; i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return name;
+            }
+        }
+        return name.substring(0, open) + name.substring(colon + 1);
     }
 
     /** The name of each name id as paths show it: {@code ProfilerStep#6} loses its number. */

@@ -77,13 +77,13 @@ class PyTorchNestingTest {
                 x("cpu_op", "aten::mul", 1, 1, 25, 2, "")));
         assertThat(tree(doc)).containsExactly(
                 "torch.profiler [0..100000]",
-                "  train.py(10): main [0..20000]",
+                "  train.py: main [0..20000]",
                 "  ProfilerStep [20000..50000]",
-                "    train.py(10): main [20000..50000]",
+                "    train.py: main [20000..50000]",
                 "      op:aten::mul [25000..27000]",
                 "  ProfilerStep [50000..80000]",
-                "    train.py(10): main [50000..80000]",
-                "  train.py(10): main [80000..100000]");
+                "    train.py: main [50000..80000]",
+                "  train.py: main [80000..100000]");
         assertThat(doc.run().captureStep()).isEqualTo(7);
         assertThat(doc.run().tags()).containsEntry("steps", "2");
         assertThat(codes(doc)).doesNotContain("partial_overlap");
@@ -113,9 +113,9 @@ class PyTorchNestingTest {
                 x("python_function", "a.py(3): h", 1, 1, 19.999, 3, "\"Python id\": 3")));
         assertThat(tree(doc)).containsExactly(
                 "torch.profiler [10000..22999]",
-                "  a.py(1): f [10000..20000]",
-                "    a.py(2): g [15000..20000]",
-                "  a.py(3): h [19999..22999]");
+                "  a.py: f [10000..20000]",
+                "    a.py: g [15000..20000]",
+                "  a.py: h [19999..22999]");
         assertThat(codes(doc)).doesNotContain("partial_overlap");
     }
 
@@ -128,9 +128,9 @@ class PyTorchNestingTest {
                 x("cpu_op", "aten::relu", 1, 1, 40, 5, "")));
         assertThat(tree(doc)).containsExactly(
                 "torch.profiler [10000..70000]",
-                "  torch/autograd/profiler.py(751): __enter__ [10000..20000]",
+                "  torch/autograd/profiler.py: __enter__ [10000..20000]",
                 "  ## forward ## [20000..70000]",
-                "    torch/autograd/profiler.py(751): __enter__ [20000..30000]",
+                "    torch/autograd/profiler.py: __enter__ [20000..30000]",
                 "    op:aten::relu [40000..45000]");
         assertThat(codes(doc)).contains("partial_overlap");
     }
@@ -143,8 +143,8 @@ class PyTorchNestingTest {
         assertThat(tree(doc)).containsExactly(
                 "torch.profiler [10000..35000]",
                 "  ## forward ## [10000..30000]",
-                "    torch/autograd/profiler.py(763): __exit__ [25000..30000]",
-                "  torch/autograd/profiler.py(763): __exit__ [30000..35000]");
+                "    torch/autograd/profiler.py: __exit__ [25000..30000]",
+                "  torch/autograd/profiler.py: __exit__ [30000..35000]");
         GraphOutcome outcome = GraphBuilder.build(doc);
         assertThat(outcome.health().trusted()).isTrue();
         assertThat(outcome.health().issues()).filteredOn(i -> i.code().equals("partial_overlap")).singleElement()
@@ -205,9 +205,11 @@ class PyTorchNestingTest {
                 x("user_annotation", "ProfilerStep#12", 1, 1, 0, 100, ""),
                 x("python_function", "nn.Module: Linear_3", 1, 1, 5, 50, "\"Python id\": 3"),
                 x("python_function", "<built-in method size of Tensor object at 0x7f3a2b1c0d90>", 1, 1, 6, 1,
-                        "\"Python id\": 4, \"Python parent id\": 3")));
+                        "\"Python id\": 4, \"Python parent id\": 3"),
+                x("python_function", "torch/nn/modules/module.py(1743): _call_impl", 1, 1, 60, 1, "\"Python id\": 5")));
         assertThat(doc.spans()).extracting(SpanRecord::name).containsExactly("torch.profiler", "ProfilerStep",
-                "nn.Module: Linear_3", "<built-in method size of Tensor object>");
+                "nn.Module: Linear_3", "<built-in method size of Tensor object>",
+                "torch/nn/modules/module.py: _call_impl");
         assertThat(doc.spans().get(2).kind()).isEqualTo(SpanKind.MODULE);
     }
 }
