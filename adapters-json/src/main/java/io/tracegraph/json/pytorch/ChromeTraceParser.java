@@ -370,6 +370,10 @@ final class ChromeTraceParser {
     private void store() {
         switch (ph) {
             case 'X': {
+                byte kind = kindOf(cat);
+                if (kind == EventKind.IGNORED || kind == EventKind.DEVICE_OTHER) {
+                    return; // set aside whatever it holds: the profiler's window, GPU annotations, waits
+                }
                 if (ts == EventTable.ABSENT) {
                     throw problem("ts", "complete event has no `ts`");
                 }
@@ -379,10 +383,6 @@ final class ChromeTraceParser {
                 if (dur < 0) {
                     throw problem("dur", "member `dur` is negative: " + java.math.BigDecimal.valueOf(dur, 3).stripTrailingZeros()
                             .toPlainString() + " µs");
-                }
-                byte kind = kindOf(cat);
-                if (kind == EventKind.IGNORED) {
-                    return;
                 }
                 int row = table.addComplete();
                 table.lane[row] = table.lanes.lane(pid, tid);
