@@ -23,23 +23,23 @@ final class EventTable {
 
     // Complete events.
     int size;
-    int[] lane = new int[1024];
-    long[] start = new long[1024];
-    long[] dur = new long[1024];
-    int[] name = new int[1024];
-    byte[] kind = new byte[1024];
-    long[] externalId = new long[1024];
-    long[] correlation = new long[1024];
-    int[] pythonId = new int[1024];
-    int[] pythonParent = new int[1024];
+    int[] lane;
+    long[] start;
+    long[] dur;
+    int[] name;
+    byte[] kind;
+    long[] externalId;
+    long[] correlation;
+    int[] pythonId;
+    int[] pythonParent;
     /** Shape index into {@link #shapes} of a cpu op's first tensor input, or -1. */
-    int[] shape = new int[1024];
+    int[] shape;
     /** Names id of that input's type, or -1. */
-    int[] dtype = new int[1024];
+    int[] dtype;
     /** Device index of a device event, or -1. */
-    int[] device = new int[1024];
+    int[] device;
     /** Stream of a device event ({@code args.stream}), or -1. */
-    int[] stream = new int[1024];
+    int[] stream;
 
     // [memory] instants.
     int memSize;
@@ -75,6 +75,28 @@ final class EventTable {
     long durationPairEvents;
     long instantEvents;
     long metadataEvents;
+
+    EventTable() {
+        this(1024);
+    }
+
+    /** A table with room for {@code capacity} complete events before it grows. */
+    EventTable(int capacity) {
+        int n = Math.max(16, capacity);
+        lane = new int[n];
+        start = new long[n];
+        dur = new long[n];
+        name = new int[n];
+        kind = new byte[n];
+        externalId = new long[n];
+        correlation = new long[n];
+        pythonId = new int[n];
+        pythonParent = new int[n];
+        shape = new int[n];
+        dtype = new int[n];
+        device = new int[n];
+        stream = new int[n];
+    }
 
     int addComplete() {
         if (size == lane.length) {
