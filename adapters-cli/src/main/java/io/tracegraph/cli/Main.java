@@ -18,6 +18,7 @@ import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.files.FileSystemTraces;
 import io.tracegraph.files.TraceFormats;
 import io.tracegraph.json.CandleTraceFormats;
+import io.tracegraph.json.pytorch.PyTorchTraceFormat;
 import io.tracegraph.postgres.DatabaseException;
 import io.tracegraph.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -72,7 +74,8 @@ public final class Main {
     private static CommandLine createCommandLine(CliIo io, Map<String, String> env, Path home,
             List<Class<?>> subcommands) {
         // Input discovery picks the reader of each trace by its content, among these.
-        TraceReader reader = TraceFormats.of(CandleTraceFormats.all());
+        TraceReader reader = TraceFormats.of(Stream.concat(CandleTraceFormats.all().stream(),
+                Stream.of(new PyTorchTraceFormat())).toList());
         Services services = new Services(io, reader, new BuildGraph(reader), new CheckTrace(reader),
                 new FileSystemTraces(), home, Map.copyOf(env));
         long serverLog = EmbeddedPostgresServer.logEnd(home);

@@ -23,6 +23,8 @@ import java.util.concurrent.Future;
  */
 final class ParallelGraphWriter {
     private static final int CHUNK = 8192;
+    /** One plain writer per writing thread: its buffer grows once to a chunk's size and stays. */
+    private static final ThreadLocal<PlainElementWriter> PLAIN = ThreadLocal.withInitial(PlainElementWriter::new);
 
     /** Writes one element of a list. */
     @FunctionalInterface
@@ -114,15 +116,24 @@ final class ParallelGraphWriter {
             int start = from;
             int end = Math.min(values.size(), from + CHUNK);
             submit(() -> {
-                ByteArrayBuilder bytes = new ByteArrayBuilder(1 << 16);
-                PlainElementWriter plain = new PlainElementWriter();
+                // Plain elements go to the thread's own writer, whose buffer is kept from chunk to
+                // chunk; only a chunk with an element for Jackson is put together from pieces.
+                ByteArrayBuilder bytes = null;
+                PlainElementWriter plain = PLAIN.get();
+                plain.clear();
                 for (int i = start; i < end; i++) {
                     plain.elementSeparator(i == 0, nesting + 1);
                     T value = values.get(i);
                     if (!plainElement.write(plain, value, nesting + 1)) {
+                        if (bytes == null) {
+                            bytes = new ByteArrayBuilder(1 << 16);
+                        }
                         plain.writeTo(bytes);
                         bytes.write(render(nesting + 1, g -> element.write(g, value)));
                     }
+                }
+                if (bytes == null) {
+                    return plain.take();
                 }
                 plain.writeTo(bytes);
                 return bytes.toByteArray();

@@ -26,6 +26,18 @@ final class PlainElementWriter {
         len = 0;
     }
 
+    /** What was written so far, as an array of its own; the writer starts again empty (its buffer kept). */
+    byte[] take() {
+        byte[] bytes = java.util.Arrays.copyOf(buf, len);
+        len = 0;
+        return bytes;
+    }
+
+    /** Forgets what was written (after a failure half-way through a chunk, say). */
+    void clear() {
+        len = 0;
+    }
+
     /** Before a list element: a comma unless it is the first, then a new line at the level. */
     void elementSeparator(boolean first, int level) {
         if (!first) {
@@ -208,8 +220,32 @@ final class PlainElementWriter {
         }
     }
 
+    /** The decimal digits of {@code value}, as {@link Long#toString(long)} spells them, without a String. */
     private void number(long value) {
-        ascii(Long.toString(value));
+        if (value == Long.MIN_VALUE) {
+            ascii(Long.toString(value));
+            return;
+        }
+        ensure(20);
+        if (value < 0) {
+            buf[len++] = '-';
+            value = -value;
+        }
+        int end = len + digits(value);
+        int at = end;
+        do {
+            buf[--at] = (byte) ('0' + (int) (value % 10));
+            value /= 10;
+        } while (value != 0);
+        len = end;
+    }
+
+    private static int digits(long value) {
+        int n = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            n++;
+        }
+        return n;
     }
 
     @SuppressWarnings("deprecation") // the fastest copy of ASCII text into bytes; plain() ensured ASCII

@@ -122,7 +122,7 @@ public final class ComparisonReports {
 
     /** Four decimals are plenty for ratios and percentages; {@code null} stays null. */
     private static Double round(Double value) {
-        return value == null || !Double.isFinite(value) ? value : Math.round(value * 10000) / 10000.0;
+        return value == null || !Double.isFinite(value) ? value : Double.valueOf(Math.round(value * 10000) / 10000.0);
     }
 
     private static Double pct(double fraction) {

@@ -325,11 +325,26 @@ public final class GraphBuilder {
         }
     }
 
-    /** The first {@value #TOP} of a stable sort: ties keep node order. */
+    /**
+     * The first {@value #TOP} of a stable sort (ties keep node order), by one pass that keeps the
+     * best so far in order: a later node goes before the first kept one it beats, after its equals.
+     */
     private static List<GraphNode> top(List<GraphNode> candidates, Comparator<GraphNode> order) {
-        List<GraphNode> sorted = new ArrayList<>(candidates);
-        sorted.sort(order);
-        return sorted.subList(0, Math.min(TOP, sorted.size()));
+        GraphNode[] best = new GraphNode[TOP];
+        int kept = 0;
+        for (GraphNode node : candidates) {
+            int at = kept;
+            while (at > 0 && order.compare(node, best[at - 1]) < 0) {
+                at--;
+            }
+            if (at >= TOP) {
+                continue;
+            }
+            System.arraycopy(best, at, best, at + 1, Math.min(kept, TOP - 1) - at);
+            best[at] = node;
+            kept = Math.min(kept + 1, TOP);
+        }
+        return Arrays.asList(Arrays.copyOf(best, kept));
     }
 
     /** The measured spans and everything below them, following span parent links only. */

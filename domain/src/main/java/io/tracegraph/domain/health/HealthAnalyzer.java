@@ -1,6 +1,8 @@
 package io.tracegraph.domain.health;
 
+import io.tracegraph.domain.trace.CaptureNote;
 import io.tracegraph.domain.trace.EdgeEvent;
+import io.tracegraph.domain.trace.Evidence;
 import io.tracegraph.domain.trace.ExecutionPhase;
 import io.tracegraph.domain.trace.ExecutionStep;
 import io.tracegraph.domain.trace.MemoryAction;
@@ -10,6 +12,7 @@ import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceDocument;
+import io.tracegraph.domain.trace.TraceOrigin;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -80,17 +83,20 @@ public final class HealthAnalyzer {
             }
         }
 
-        Map<String, Long> childTotals = new HashMap<>(spans.size() * 2);
-        for (SpanRecord span : spans) {
-            if (span.parentId() != null) {
-                childTotals.merge(span.parentId(), span.durationNs(), Saturating::add);
+        TraceOrigin origin = doc.origin();
+        if (!origin.concurrentSpans()) {
+            Map<String, Long> childTotals = new HashMap<>(spans.size() * 2);
+            for (SpanRecord span : spans) {
+                if (span.parentId() != null) {
+                    childTotals.merge(span.parentId(), span.durationNs(), Saturating::add);
+                }
             }
-        }
-        for (SpanRecord span : spans) {
-            Long children = childTotals.get(span.id());
-            if (children != null && children > span.durationNs()) {
-                issues.add(error("children_exceed_parent", "children of span `" + span.id() + "` total "
-                        + children + " ns, exceeding its " + span.durationNs() + " ns duration"));
+            for (SpanRecord span : spans) {
+                Long children = childTotals.get(span.id());
+                if (children != null && children > span.durationNs()) {
+                    issues.add(error("children_exceed_parent", "children of span `" + span.id() + "` total "
+                            + children + " ns, exceeding its " + span.durationNs() + " ns duration"));
+                }
             }
         }
 
@@ -126,31 +132,37 @@ public final class HealthAnalyzer {
         long forward = countStep(spans, ExecutionStep.FORWARD);
         long backward = countStep(spans, ExecutionStep.BACKWARD);
         long optimizer = countStep(spans, ExecutionStep.OPTIMIZER);
-        if (doc.ops().isEmpty()) {
+        if (doc.ops().isEmpty() && origin.records(Evidence.OPERATIONS)) {
             issues.add(warning("operations_absent", "no timed operation evidence was captured"));
         }
-        if (doc.tensors().isEmpty()) {
+        if (doc.tensors().isEmpty() && origin.records(Evidence.TENSORS)) {
             issues.add(warning("tensors_absent", "no tensor checkpoints were captured"));
         }
-        if (doc.memory().isEmpty()) {
+        if (doc.memory().isEmpty() && origin.records(Evidence.MEMORY)) {
             issues.add(warning("memory_absent", "no tensor memory events were captured"));
         }
-        if (doc.deviceMemory().isEmpty()) {
+        if (doc.deviceMemory().isEmpty() && origin.records(Evidence.DEVICE_MEMORY)) {
             issues.add(warning("device_memory_absent", "no device-memory checkpoints were captured"));
         }
         if (doc.run().phase() == ExecutionPhase.TRAIN) {
-            if (doc.gradients().isEmpty()) {
+            if (doc.gradients().isEmpty() && origin.records(Evidence.GRADIENTS)) {
                 issues.add(warning("gradients_absent", "no gradient facts were captured for this training run"));
             }
-            if (forward == 0) {
-                issues.add(warning("forward_absent", "no forward span was tagged"));
+            if (origin.records(Evidence.STEP_TAGS)) {
+                if (forward == 0) {
+                    issues.add(warning("forward_absent", "no forward span was tagged"));
+                }
+                if (backward == 0) {
+                    issues.add(warning("backward_absent", "no backward span was tagged"));
+                }
+                if (optimizer == 0) {
+                    issues.add(warning("optimizer_absent", "no optimizer span was tagged"));
+                }
             }
-            if (backward == 0) {
-                issues.add(warning("backward_absent", "no backward span was tagged"));
-            }
-            if (optimizer == 0) {
-                issues.add(warning("optimizer_absent", "no optimizer span was tagged"));
-            }
+        }
+        for (CaptureNote note : origin.notes()) {
+            issues.add(new HealthIssue(note.error() ? HealthSeverity.ERROR : HealthSeverity.WARNING, note.code(),
+                    note.message()));
         }
 
         Coverage coverage = new Coverage(spans.size(), spans.stream().filter(SpanRecord::closed).count(), roots,
@@ -228,6 +240,17 @@ public final class HealthAnalyzer {
             Boolean known = reaches.get(start);
             if (known != null) {
                 return known;
+            }
+            // The usual case, without a walk: a root, or a span whose parent is already answered.
+            String first = byId.get(start).parentId();
+            if (first == null || !byId.containsKey(first)) {
+                reaches.put(start, false);
+                return false;
+            }
+            Boolean parentKnown = first.equals(start) ? null : reaches.get(first);
+            if (parentKnown != null) {
+                reaches.put(start, parentKnown);
+                return parentKnown;
             }
             List<String> path = new ArrayList<>();
             Set<String> onPath = new HashSet<>();

@@ -1,0 +1,740 @@
+package io.tracegraph.json.pytorch;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.tracegraph.domain.trace.MalformedTraceException;
+import io.tracegraph.domain.trace.TraceProblem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * Streams a Chrome trace-event document (a JSON object with {@code traceEvents}, or a bare array
+ * of events) into an {@link EventTable}, with Jackson's streaming parser: never a tree of the
+ * whole file. Strings come out of the parser's own buffer into the interning table; times are read
+ * from the number's text, exactly, as integer nanoseconds.
+ *
+ * <p>What it refuses (one problem naming the source and line): JSON that is not well formed or is
+ * cut short, a complete or memory event without {@code ts}, a complete event without {@code dur}
+ * or with a negative one, a {@code ts} or {@code dur} that is not a number or is out of range,
+ * nesting deeper than 200, a string longer than 64 MiB, and an event (or a top-level member) longer
+ * than 64 MiB. Anything else it does not know is skipped: unknown members, phases and categories,
+ * args of unexpected types, integers beyond 64 bits.
+ */
+final class ChromeTraceParser {
+    /** Longest event, top-level member or string accepted. */
+    static final int MAX_EVENT_BYTES = 64 << 20;
+    private static final long STRING_LANE = EventTable.STRING_KEY;
+    private static final long MAX_MICROS = Long.MAX_VALUE / 1000;
+
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(MAX_EVENT_BYTES).maxNumberLength(1000).maxNestingDepth(200).build())
+            .build();
+
+    private final String source;
+    private final EventTable table;
+    /** The file's line of the parsed bytes' first line, less one. */
+    private final long lineOffset;
+    private final Names categories = new Names();
+    /** Kind by category id, -1 until first met. */
+    private byte[] kindOfCategory = filled(16);
+    private int emptyName = -1;
+    private JsonParser p;
+
+    // One event's members, reset per event.
+    private int ph;
+    private int cat;
+    private int nameId;
+    private long pid;
+    private long tid;
+    private long ts;
+    private long dur;
+    private long flowIdValue;
+    private long ext;
+    private long corr;
+    private int pyId;
+    private int pyParent;
+    private long bytes;
+    private long addr;
+    private long total;
+    private long deviceType;
+    private long deviceId;
+    private long deviceIndex;
+    private long streamIndex;
+    private final long[] dims = new long[64];
+    private int[] inputStart = new int[16];
+    private int[] inputRank = new int[16];
+    private int inputs;
+    private int[] types = new int[16];
+    private int typeCount;
+
+    private ChromeTraceParser(String source, EventTable table, long lineOffset) {
+        this.source = source;
+        this.table = table;
+        this.lineOffset = lineOffset;
+    }
+
+    /** Parses a whole document from a stream on the calling thread (small traces, tests). */
+    static EventTable parse(String source, InputStream in) throws IOException {
+        ChromeTraceParser parser = new ChromeTraceParser(source, new EventTable(), 0);
+        try (JsonParser p = FACTORY.createParser(in)) {
+            parser.p = p;
+            parser.document();
+        } catch (JsonProcessingException e) {
+            throw parser.invalid(e);
+        }
+        return parser.table;
+    }
+
+    /**
+     * Parses a block of events: whole event objects one after another, separated by white space
+     * only (the framing replaced the commas between them), whose first line is file line
+     * {@code firstLine}. Returns a table of their own (names interned apart from other blocks).
+     */
+    static EventTable parseEvents(String source, byte[] buf, int from, int to, long firstLine) throws IOException {
+        // Kineto's events take 250 to 450 bytes: room for the block's events without growing.
+        ChromeTraceParser parser = new ChromeTraceParser(source, new EventTable((to - from) / 200), firstLine - 1);
+        try (JsonParser p = FACTORY.createParser(buf, from, to - from)) {
+            parser.p = p;
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new MalformedTraceException(new TraceProblem(source,
+                            parser.lineOffset + Math.max(1, p.currentTokenLocation().getLineNr()), "traceEvents",
+                            "member `traceEvents` must hold event objects, found " + describe(t)));
+                }
+                // The framing has bounded the event's size already.
+                parser.event();
+            }
+        } catch (JsonProcessingException e) {
+            throw parser.invalid(e);
+        }
+        return parser.table;
+    }
+
+    /**
+     * Reads the members of the trace object other than the events (the framing keeps them, with an
+     * empty {@code traceEvents}) into {@code table}.
+     */
+    static void parseHeader(String source, byte[] buf, int length, EventTable table) throws IOException {
+        ChromeTraceParser parser = new ChromeTraceParser(source, table, 0);
+        try (JsonParser p = FACTORY.createParser(buf, 0, length)) {
+            parser.p = p;
+            parser.document();
+        } catch (JsonProcessingException e) {
+            throw parser.invalid(e);
+        }
+    }
+
+    private MalformedTraceException invalid(JsonProcessingException e) {
+        long line = lineOffset + (e.getLocation() != null && e.getLocation().getLineNr() > 0
+                ? e.getLocation().getLineNr() : p == null ? 1 : Math.max(1, p.currentLocation().getLineNr()));
+        return new MalformedTraceException(new TraceProblem(source, line, null,
+                "invalid JSON: " + jacksonMessage(e)));
+    }
+
+    private static String jacksonMessage(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        if (m == null) {
+            m = e.getClass().getSimpleName();
+        }
+        int nl = m.indexOf('\n');
+        m = nl >= 0 ? m.substring(0, nl) : m;
+        int hint = m.indexOf(": enable `");
+        return hint >= 0 ? m.substring(0, hint) : m;
+    }
+
+    private MalformedTraceException problem(String member, String message) {
+        return new MalformedTraceException(new TraceProblem(source,
+                lineOffset + Math.max(1, p.currentLocation().getLineNr()), member, message));
+    }
+
+    private void document() throws IOException {
+        JsonToken first = p.nextToken();
+        if (first == JsonToken.START_ARRAY) {
+            events();
+        } else if (first == JsonToken.START_OBJECT) {
+            boolean seenEvents = false;
+            String field;
+            while ((field = p.nextFieldName()) != null) {
+                JsonToken value = p.nextToken();
+                if (field.equals("traceEvents")) {
+                    if (value != JsonToken.START_ARRAY) {
+                        throw problem(field, "member `traceEvents` must be an array of events");
+                    }
+                    seenEvents = true;
+                    events();
+                } else {
+                    topLevel(field, value);
+                }
+            }
+            if (!seenEvents) {
+                throw problem("traceEvents", "not a trace-event document: no member `traceEvents`");
+            }
+        } else {
+            throw problem(null, "expected a JSON object with `traceEvents`, or an array of trace events");
+        }
+        if (p.nextToken() != null) {
+            throw problem(null, "trailing characters after the trace document");
+        }
+    }
+
+    private void topLevel(String field, JsonToken value) throws IOException {
+        long from = offset();
+        switch (field) {
+            case "baseTimeNanoseconds":
+                if (value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+                    table.baseTimeNs = p.getLongValue();
+                }
+                break;
+            case "deviceProperties":
+                if (value == JsonToken.START_ARRAY) {
+                    deviceProperties();
+                } else {
+                    p.skipChildren();
+                }
+                break;
+            case "distributedInfo":
+                if (value == JsonToken.START_OBJECT) {
+                    String key;
+                    while ((key = p.nextFieldName()) != null) {
+                        JsonToken v = p.nextToken();
+                        if (v.isScalarValue()) {
+                            table.distributed.put(key, p.getText());
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+                break;
+            default:
+                if (value.isScalarValue()) {
+                    if (value != JsonToken.VALUE_NULL) {
+                        table.header.put(field, p.getText());
+                    }
+                } else {
+                    p.skipChildren();
+                }
+        }
+        if (offset() - from > MAX_EVENT_BYTES) {
+            throw problem(field, "member `" + field + "` is longer than " + MAX_EVENT_BYTES + " bytes");
+        }
+    }
+
+    private void deviceProperties() throws IOException {
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            long id = EventTable.ABSENT;
+            String name = null;
+            String key;
+            while ((key = p.nextFieldName()) != null) {
+                JsonToken v = p.nextToken();
+                if (key.equals("id") && v == JsonToken.VALUE_NUMBER_INT) {
+                    id = longOr(EventTable.ABSENT);
+                } else if (key.equals("name") && v == JsonToken.VALUE_STRING) {
+                    name = p.getText();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (id != EventTable.ABSENT && name != null) {
+                table.deviceNames.put(id, name);
+            }
+        }
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            p.skipChildren();
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private long offset() {
+        return p.currentLocation().getByteOffset();
+    }
+
+    private void events() throws IOException {
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+            long from = offset();
+            event();
+            if (offset() - from > MAX_EVENT_BYTES) {
+                throw problem(null, "event is longer than " + MAX_EVENT_BYTES + " bytes");
+            }
+        }
+        if (t != JsonToken.END_ARRAY) {
+            if (t == null) {
+                throw problem(null, "invalid JSON: unexpected end of input in `traceEvents`");
+            }
+            throw problem("traceEvents", "member `traceEvents` must hold event objects, found " + describe(t));
+        }
+    }
+
+    static String describe(JsonToken t) {
+        switch (t) {
+            case START_ARRAY: return "an array";
+            case VALUE_STRING: return "a string";
+            case VALUE_NULL: return "null";
+            case VALUE_TRUE: case VALUE_FALSE: return "a boolean";
+            default: return "a number";
+        }
+    }
+
+    private void event() throws IOException {
+        ph = 0;
+        cat = -1;
+        nameId = -1;
+        pid = 0;
+        tid = 0;
+        ts = EventTable.ABSENT;
+        dur = EventTable.ABSENT;
+        flowIdValue = EventTable.ABSENT;
+        ext = EventTable.ABSENT;
+        corr = EventTable.ABSENT;
+        pyId = EventTable.NO_ID;
+        pyParent = EventTable.NO_ID;
+        bytes = EventTable.ABSENT;
+        addr = EventTable.ABSENT;
+        total = EventTable.ABSENT;
+        deviceType = EventTable.ABSENT;
+        deviceId = EventTable.ABSENT;
+        deviceIndex = EventTable.ABSENT;
+        streamIndex = EventTable.ABSENT;
+        inputs = 0;
+        typeCount = 0;
+        String field;
+        while ((field = p.nextFieldName()) != null) {
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "ph":
+                    if (v == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
+                        ph = p.getTextLength() == 1 ? p.getTextCharacters()[p.getTextOffset()] : '?';
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "cat":
+                    if (v == JsonToken.VALUE_STRING) {
+                        cat = categories.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), false);
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "name":
+                    if (v == JsonToken.VALUE_STRING) {
+                        nameId = table.names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), true);
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "pid":
+                    pid = laneKey(v);
+                    break;
+                case "tid":
+                    tid = laneKey(v);
+                    break;
+                case "ts":
+                    ts = micros(v, "ts");
+                    break;
+                case "dur":
+                    dur = micros(v, "dur");
+                    break;
+                case "id":
+                    if (v == JsonToken.VALUE_NUMBER_INT) {
+                        flowIdValue = longOr(EventTable.ABSENT);
+                    } else if (v == JsonToken.VALUE_STRING) {
+                        flowIdValue = STRING_LANE + table.names.intern(p.getTextCharacters(), p.getTextOffset(),
+                                p.getTextLength(), false);
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "args":
+                    if (v == JsonToken.START_OBJECT) {
+                        args();
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+        store();
+    }
+
+    private void store() {
+        switch (ph) {
+            case 'X': {
+                byte kind = kindOf(cat);
+                if (kind == EventKind.IGNORED || kind == EventKind.DEVICE_OTHER) {
+                    return; // set aside whatever it holds: the profiler's window, GPU annotations, waits
+                }
+                if (ts == EventTable.ABSENT) {
+                    throw problem("ts", "complete event has no `ts`");
+                }
+                if (dur == EventTable.ABSENT) {
+                    throw problem("dur", "complete event has no `dur`");
+                }
+                if (dur < 0) {
+                    throw problem("dur", "member `dur` is negative: " + java.math.BigDecimal.valueOf(dur, 3).stripTrailingZeros()
+                            .toPlainString() + " µs");
+                }
+                int row = table.addComplete();
+                table.lane[row] = table.lanes.lane(pid, tid);
+                table.start[row] = ts;
+                table.dur[row] = dur;
+                if (nameId < 0 && emptyName < 0) {
+                    emptyName = table.names.intern("");
+                }
+                table.name[row] = nameId < 0 ? emptyName : nameId;
+                table.kind[row] = kind;
+                table.externalId[row] = ext;
+                table.correlation[row] = corr;
+                table.pythonId[row] = pyId;
+                table.pythonParent[row] = pyParent;
+                table.shape[row] = -1;
+                table.dtype[row] = -1;
+                if (kind == EventKind.CPU_OP && inputs > 0) {
+                    for (int i = 0; i < inputs; i++) {
+                        if (inputRank[i] > 0) {
+                            table.shape[row] = table.shape(Arrays.copyOfRange(dims, inputStart[i],
+                                    inputStart[i] + inputRank[i]), inputRank[i]);
+                            table.dtype[row] = i < typeCount ? types[i] : -1;
+                            break;
+                        }
+                    }
+                }
+                long device = deviceIndex != EventTable.ABSENT ? deviceIndex : pid;
+                table.device[row] = device >= 0 && device < Integer.MAX_VALUE ? (int) device : -1;
+                long stream = streamIndex != EventTable.ABSENT ? streamIndex : tid;
+                table.stream[row] = stream >= 0 && stream < Integer.MAX_VALUE ? (int) stream : -1;
+                return;
+            }
+            case 'i': case 'I': {
+                table.instantEvents++;
+                String name = nameId < 0 ? "" : table.names.get(nameId);
+                if (name.equals("[memory]")) {
+                    if (ts == EventTable.ABSENT) {
+                        throw problem("ts", "memory event has no `ts`");
+                    }
+                    if (bytes == EventTable.ABSENT || bytes == 0) {
+                        return;
+                    }
+                    int row = table.addMemory();
+                    table.memTs[row] = ts;
+                    table.memLane[row] = table.lanes.lane(pid, tid);
+                    table.memDevice[row] = table.memoryDevice(deviceType == EventTable.ABSENT ? -1 : deviceType,
+                            deviceId == EventTable.ABSENT ? -1 : deviceId);
+                    table.memAddr[row] = addr;
+                    table.memBytes[row] = bytes;
+                    table.memTotal[row] = total;
+                } else if (name.equals("[OutOfMemory]")) {
+                    table.outOfMemoryEvents++;
+                }
+                return;
+            }
+            case 's': case 't': case 'f': {
+                if (flowIdValue == EventTable.ABSENT || ts == EventTable.ABSENT) {
+                    return;
+                }
+                int row = table.addFlow();
+                table.flowId[row] = flowIdValue;
+                table.flowLane[row] = table.lanes.lane(pid, tid);
+                table.flowTs[row] = ts;
+                table.flowPhase[row] = (byte) ph;
+                return;
+            }
+            case 'B': case 'E':
+                table.durationPairEvents++;
+                return;
+            case 'M':
+                table.metadataEvents++;
+                return;
+            default:
+        }
+    }
+
+    private byte kindOf(int category) {
+        if (category < 0) {
+            return EventKind.OTHER;
+        }
+        if (category >= kindOfCategory.length) {
+            byte[] more = filled(Math.max(category + 1, kindOfCategory.length * 2));
+            System.arraycopy(kindOfCategory, 0, more, 0, kindOfCategory.length);
+            kindOfCategory = more;
+        }
+        byte k = kindOfCategory[category];
+        if (k < 0) {
+            k = EventKind.ofCategory(categories.get(category));
+            kindOfCategory[category] = k;
+        }
+        return k;
+    }
+
+    private static byte[] filled(int n) {
+        byte[] a = new byte[n];
+        Arrays.fill(a, (byte) -1);
+        return a;
+    }
+
+    private void args() throws IOException {
+        String key;
+        while ((key = p.nextFieldName()) != null) {
+            JsonToken v = p.nextToken();
+            switch (key) {
+                case "External id": case "external id":
+                    ext = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "correlation":
+                    corr = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "Python id":
+                    pyId = intOrAbsent(v);
+                    break;
+                case "Python parent id":
+                    pyParent = intOrAbsent(v);
+                    break;
+                case "Input Dims":
+                    if (v == JsonToken.START_ARRAY) {
+                        inputDims();
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "Input type":
+                    if (v == JsonToken.START_ARRAY) {
+                        inputTypes();
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "Bytes":
+                    bytes = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "Addr":
+                    addr = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "Total Allocated":
+                    total = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "Device Type":
+                    deviceType = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "Device Id":
+                    deviceId = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "device":
+                    deviceIndex = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                case "stream":
+                    streamIndex = v == JsonToken.VALUE_NUMBER_INT ? longOr(EventTable.ABSENT) : skip(EventTable.ABSENT);
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+    }
+
+    private long skip(long value) throws IOException {
+        p.skipChildren();
+        return value;
+    }
+
+    private int intOrAbsent(JsonToken v) throws IOException {
+        if (v != JsonToken.VALUE_NUMBER_INT) {
+            p.skipChildren();
+            return EventTable.NO_ID;
+        }
+        long value = longOr(EventTable.ABSENT);
+        return value > Integer.MIN_VALUE && value <= Integer.MAX_VALUE ? (int) value : EventTable.NO_ID;
+    }
+
+    /** A 64-bit integer, or {@code otherwise} for one beyond 64 bits (such as {@code Comms Id}). */
+    private long longOr(long otherwise) throws IOException {
+        JsonParser.NumberType type = p.getNumberType();
+        if (type == JsonParser.NumberType.BIG_INTEGER) {
+            return otherwise;
+        }
+        return p.getLongValue();
+    }
+
+    /** Up to 64 dimensions in all; each input's rank (0 for a scalar or a non-tensor). */
+    private void inputDims() throws IOException {
+        int used = 0;
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            int rank = 0;
+            int from = used;
+            if (t == JsonToken.START_ARRAY) {
+                JsonToken d;
+                while ((d = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (d == JsonToken.VALUE_NUMBER_INT && used < dims.length && rank >= 0) {
+                        long value = longOr(-1);
+                        if (value < 0) {
+                            rank = -1;
+                        } else {
+                            dims[used++] = value;
+                            rank++;
+                        }
+                    } else {
+                        p.skipChildren();
+                        rank = -1;
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+            if (rank < 0) {
+                used = from;
+                rank = 0;
+            }
+            if (inputs == inputStart.length) {
+                inputStart = Arrays.copyOf(inputStart, inputs * 2);
+                inputRank = Arrays.copyOf(inputRank, inputs * 2);
+            }
+            inputStart[inputs] = from;
+            inputRank[inputs] = rank;
+            inputs++;
+        }
+    }
+
+    private void inputTypes() throws IOException {
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (typeCount == types.length) {
+                types = Arrays.copyOf(types, typeCount * 2);
+            }
+            if (t == JsonToken.VALUE_STRING) {
+                types[typeCount++] = table.names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(),
+                        false);
+            } else {
+                p.skipChildren();
+                types[typeCount++] = -1;
+            }
+        }
+    }
+
+    private long laneKey(JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            return longOr(STRING_LANE - 1);
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            char[] c = p.getTextCharacters();
+            int off = p.getTextOffset();
+            int len = p.getTextLength();
+            if (len > 0 && len <= 18) {
+                boolean digits = true;
+                long value = 0;
+                int i = c[off] == '-' && len > 1 ? 1 : 0;
+                for (int k = i; k < len; k++) {
+                    char ch = c[off + k];
+                    if (ch < '0' || ch > '9') {
+                        digits = false;
+                        break;
+                    }
+                    value = value * 10 + (ch - '0');
+                }
+                if (digits) {
+                    return i == 1 ? -value : value;
+                }
+            }
+            return STRING_LANE + table.names.intern(c, off, len, false);
+        }
+        p.skipChildren();
+        return STRING_LANE - 2;
+    }
+
+    /**
+     * A time in microseconds as integer nanoseconds, read from the number's text: exact for up to
+     * three decimals (Kineto writes three), rounded half to even beyond; exponents are read too.
+     */
+    private long micros(JsonToken v, String member) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw problem(member, "member `" + member + "` is out of range");
+            }
+            long us = p.getLongValue();
+            if (us > MAX_MICROS || us < -MAX_MICROS) {
+                throw problem(member, "member `" + member + "` is out of range: " + us);
+            }
+            return us * 1000;
+        }
+        if (v == JsonToken.VALUE_NUMBER_FLOAT) {
+            long ns = decimalNanos(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            if (ns == EventTable.ABSENT) {
+                try {
+                    java.math.BigDecimal exact = new java.math.BigDecimal(p.getText()).movePointRight(3)
+                            .setScale(0, java.math.RoundingMode.HALF_EVEN);
+                    return exact.longValueExact();
+                } catch (ArithmeticException | NumberFormatException e) {
+                    throw problem(member, "member `" + member + "` is out of range: " + p.getText());
+                }
+            }
+            return ns;
+        }
+        if (v == JsonToken.VALUE_NULL) {
+            return EventTable.ABSENT;
+        }
+        p.skipChildren();
+        throw problem(member, "member `" + member + "` must be a number, found " + describe(v));
+    }
+
+    /** Plain decimals ({@code -12.345}) with up to 15 integer digits; ABSENT for anything else. */
+    static long decimalNanos(char[] c, int off, int len) {
+        int i = off;
+        int end = off + len;
+        boolean negative = false;
+        if (i < end && c[i] == '-') {
+            negative = true;
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        while (i < end && c[i] >= '0' && c[i] <= '9') {
+            whole = whole * 10 + (c[i++] - '0');
+            if (++digits > 15) {
+                return EventTable.ABSENT;
+            }
+        }
+        long frac = 0;
+        int fracDigits = 0;
+        boolean roundUp = false;
+        boolean sticky = false;
+        int firstDropped = -1;
+        if (i < end && c[i] == '.') {
+            i++;
+            while (i < end && c[i] >= '0' && c[i] <= '9') {
+                int d = c[i++] - '0';
+                if (fracDigits < 3) {
+                    frac = frac * 10 + d;
+                    fracDigits++;
+                } else if (firstDropped < 0) {
+                    firstDropped = d;
+                } else if (d != 0) {
+                    sticky = true;
+                }
+            }
+        }
+        if (i != end || digits == 0) {
+            return EventTable.ABSENT;
+        }
+        while (fracDigits < 3) {
+            frac *= 10;
+            fracDigits++;
+        }
+        long ns = whole * 1000 + frac;
+        if (firstDropped > 5 || (firstDropped == 5 && (sticky || (ns & 1) == 1))) {
+            roundUp = true;
+        }
+        if (roundUp) {
+            ns++;
+        }
+        return negative ? -ns : ns;
+    }
+}

@@ -1,0 +1,92 @@
+package io.tracegraph.json.pytorch;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which host piece launched each device event (kernel, memcpy, memset): the runtime call with the
+ * same {@code correlation}; else the host event at the start of the {@code ac2g} flow whose end
+ * binds to the device event; else the cpu op with the same {@code External id}; else none (the
+ * event counts at the root). A launch folded into an op counts at the op.
+ */
+final class DeviceLaunches {
+    /** The launching piece of each complete-event row (device rows only), or -1 for the root. */
+    final int[] launcher;
+    long unlaunched;
+    String firstUnlaunched;
+
+    private DeviceLaunches(int rows) {
+        launcher = new int[rows];
+    }
+
+    static DeviceLaunches of(EventTable t, HostTree tree) {
+        DeviceLaunches d = new DeviceLaunches(t.size);
+        Map<Long, Integer> byCorrelation = new HashMap<>();
+        Map<Long, Integer> byExternal = new HashMap<>();
+        for (int r = 0; r < t.size; r++) {
+            if (tree.firstPiece[r] < 0) {
+                continue;
+            }
+            byte k = t.kind[r];
+            if (k == EventKind.RUNTIME && t.correlation[r] != EventTable.ABSENT) {
+                byCorrelation.putIfAbsent(t.correlation[r], r);
+            }
+            if (k == EventKind.CPU_OP && t.externalId[r] != EventTable.ABSENT) {
+                byExternal.putIfAbsent(t.externalId[r], r);
+            }
+        }
+        Map<Long, Integer> flowStart = new HashMap<>();
+        Map<Long, Long> flowEndById = new HashMap<>();
+        Map<Long, Map<Long, Long>> flowEndAt = new HashMap<>();
+        for (int f = 0; f < t.flowSize; f++) {
+            if (t.flowPhase[f] == 's') {
+                flowStart.putIfAbsent(t.flowId[f], f);
+            } else if (t.flowPhase[f] == 'f') {
+                flowEndAt.computeIfAbsent((long) t.flowLane[f], k -> new HashMap<>()).putIfAbsent(t.flowTs[f],
+                        t.flowId[f]);
+                flowEndById.putIfAbsent(t.flowId[f], (long) f);
+            }
+        }
+        for (int r = 0; r < t.size; r++) {
+            if (!EventKind.isDevice(t.kind[r])) {
+                d.launcher[r] = -1;
+                continue;
+            }
+            int piece = -1;
+            Integer host = t.correlation[r] == EventTable.ABSENT ? null : byCorrelation.get(t.correlation[r]);
+            if (host != null) {
+                piece = pieceAt(tree, host);
+            }
+            if (piece < 0) {
+                Map<Long, Long> ends = flowEndAt.get((long) t.lane[r]);
+                Long id = ends == null ? null : ends.get(t.start[r]);
+                Integer s = id == null ? null : flowStart.get(id);
+                if (s != null) {
+                    piece = tree.deepestAt(t.flowLane[s], t.flowTs[s]);
+                }
+            }
+            if (piece < 0 && t.externalId[r] != EventTable.ABSENT) {
+                Integer op = byExternal.get(t.externalId[r]);
+                if (op != null) {
+                    piece = pieceAt(tree, op);
+                }
+            }
+            if (piece >= 0 && tree.opOf[piece] >= 0) {
+                piece = tree.opOf[piece];
+            }
+            if (piece < 0) {
+                d.unlaunched++;
+                if (d.firstUnlaunched == null) {
+                    d.firstUnlaunched = "`" + t.names.get(t.name[r]) + "`";
+                }
+            }
+            d.launcher[r] = piece;
+        }
+        return d;
+    }
+
+    /** The piece of a host row that holds its start (its first piece). */
+    private static int pieceAt(HostTree tree, int row) {
+        return tree.firstPiece[row];
+    }
+}
