@@ -60,14 +60,14 @@ class PyTorchDeviceTimeTest {
     }
 
     @Test
-    void overlappingWorkOfOneNodeCountsOnceAndDevicesApart() {
+    void overlappingWorkOfOneNodeCountsEachTimeAndDevicesApart() {
         ExecutionGraph g = graph(trace(STEP, ADDMM, LAUNCH,
                 x("cuda_runtime", "cudaLaunchKernel", 1, 1, 20, 5, "\"correlation\": 42"),
                 x("cuda_runtime", "cudaLaunchKernel", 1, 1, 26, 2, "\"correlation\": 43"),
                 x("kernel", "a", 0, 7, 40, 30, "\"correlation\": 41, \"device\": 0, \"stream\": 7"),
                 x("kernel", "b", 0, 20, 50, 30, "\"correlation\": 42, \"device\": 0, \"stream\": 20"),
                 x("kernel", "c", 1, 7, 50, 5, "\"correlation\": 43, \"device\": 1, \"stream\": 7")));
-        assertThat(node(g, "aten::addmm").deviceTimes()).containsExactly(new DeviceTime("cuda:0", 40_000, 40_000),
+        assertThat(node(g, "aten::addmm").deviceTimes()).containsExactly(new DeviceTime("cuda:0", 60_000, 60_000),
                 new DeviceTime("cuda:1", 5_000, 5_000));
     }
 

@@ -5,8 +5,6 @@ import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.TraceDocument;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +12,13 @@ import java.util.TreeMap;
 
 /**
  * Device time per graph node and device, from the trace's device intervals (docs/decisions.md,
- * "Device time"): a node's self time on a device is the union of the intervals attributed to the
- * node itself (overlapping work counted once, as candle-graph's {@code busy_ns}); its total time is
- * its self time plus its children's totals. Intervals are attributed to a span by id, or to an op
+ * "Device time"): a node's self time on a device is the summed duration of the intervals attributed
+ * to the node itself (kernel time: work on several streams at once counts each time, as PyTorch's
+ * {@code self_device_time_total} does); its total time is its self time plus its children's totals. Intervals are attributed to a span by id, or to an op
  * node when their span id is an op node id ({@code <span>/op/<k>}).
  *
- * <p>One sort of the intervals and one bottom-up pass: O(m log m + n·d) for m intervals, n nodes
- * and d devices. A trace without intervals costs nothing: every node gets the shared empty list.
+ * <p>One pass over the intervals and one bottom-up pass: O(m + n·d) for m intervals, n nodes and
+ * d devices. A trace without intervals costs nothing: every node gets the shared empty list.
  */
 final class DeviceTimes {
     private static final DeviceTimes NONE = new DeviceTimes(new String[0], 0, null, null, null);
@@ -65,7 +63,8 @@ final class DeviceTimes {
         int d = devices.length;
         Map<String, Integer> opIndex = null;
 
-        List<Slot> slots = new ArrayList<>(intervals.size());
+        long[] self = new long[nodes * d];
+        boolean[] has = new boolean[nodes * d];
         for (DeviceInterval iv : intervals) {
             Integer node = spanIndex.get(iv.spanId());
             if (node == null) {
@@ -78,31 +77,10 @@ final class DeviceTimes {
                 node = opIndex.get(iv.spanId());
             }
             if (node != null) {
-                slots.add(new Slot((long) node * d + deviceIndex.get(iv.device()), iv.startNs(), iv.endNs()));
+                int key = node * d + deviceIndex.get(iv.device());
+                self[key] = Saturating.add(self[key], iv.durationNs());
+                has[key] = true;
             }
-        }
-        Slot[] sorted = slots.toArray(new Slot[0]);
-        Arrays.sort(sorted, Slot.ORDER);
-
-        long[] self = new long[nodes * d];
-        boolean[] has = new boolean[nodes * d];
-        for (int k = 0; k < sorted.length; ) {
-            long key = sorted[k].key;
-            long busy = 0;
-            long left = sorted[k].start;
-            long right = sorted[k].end;
-            for (k++; k < sorted.length && sorted[k].key == key; k++) {
-                if (sorted[k].start <= right) {
-                    right = Math.max(right, sorted[k].end);
-                } else {
-                    busy = Saturating.add(busy, right - left);
-                    left = sorted[k].start;
-                    right = sorted[k].end;
-                }
-            }
-            busy = Saturating.add(busy, right - left);
-            self[(int) key] = busy;
-            has[(int) key] = true;
         }
 
         long[] total = self.clone();
@@ -145,20 +123,5 @@ final class DeviceTimes {
             }
         }
         return times == null ? List.of() : times;
-    }
-
-    /** One interval on one (node, device): key = node × devices + device. */
-    private static final class Slot {
-        static final Comparator<Slot> ORDER = (a, b) -> a.key != b.key ? Long.compare(a.key, b.key)
-                : Long.compare(a.start, b.start);
-        final long key;
-        final long start;
-        final long end;
-
-        Slot(long key, long start, long end) {
-            this.key = key;
-            this.start = start;
-            this.end = end;
-        }
     }
 }

@@ -32,7 +32,7 @@ class CaptureGraphTest {
     }
 
     @Test
-    void deviceSelfTimeIsTheUnionOfTheNodesOwnIntervalsAndTotalAddsTheChildrensTotals() {
+    void deviceSelfTimeSumsTheNodesOwnIntervalsEvenWhereTheyOverlapAndTotalAddsTheChildrensTotals() {
         ExecutionGraph graph = built(tree()
                 .interval("a", "cuda:0", 0, 10)
                 .interval("a", "cuda:0", 5, 15)
@@ -42,13 +42,13 @@ class CaptureGraphTest {
                 .build());
 
         assertThat(graph.node("a").orElseThrow().deviceTimes()).containsExactly(
-                new DeviceTime("cuda:0", 25, 32), new DeviceTime("cuda:1", 0, 4));
+                new DeviceTime("cuda:0", 30, 37), new DeviceTime("cuda:1", 0, 4));
         assertThat(graph.node("b").orElseThrow().deviceTimes()).containsExactly(
                 new DeviceTime("cuda:0", 7, 7), new DeviceTime("cuda:1", 4, 4));
         assertThat(graph.node("m").orElseThrow().deviceTimes()).containsExactly(
-                new DeviceTime("cuda:0", 0, 32), new DeviceTime("cuda:1", 0, 4));
+                new DeviceTime("cuda:0", 0, 37), new DeviceTime("cuda:1", 0, 4));
         assertThat(graph.node("root").orElseThrow().deviceTimes()).containsExactly(
-                new DeviceTime("cuda:0", 0, 32), new DeviceTime("cuda:1", 0, 4));
+                new DeviceTime("cuda:0", 0, 37), new DeviceTime("cuda:1", 0, 4));
         assertThat(graph.node("c").orElseThrow().deviceTimes()).as("no device work: none").isEmpty();
     }
 
