@@ -168,10 +168,24 @@ BEGIN
 END
 $$;
 
--- Packs integers as packed_values() reads them (frame of reference, no exceptions): plain, as
--- deltas (with deltas) or relative to reference, whichever takes the fewest bytes a value. The
--- import packs in Java (io.tracegraph.postgres.Packing, with exceptions); this serves the
--- conversion below and anyone writing packs in SQL.
+-- The bytes a packed column needs a value for the values from lo to hi (8: any bigint).
+CREATE FUNCTION packed_width(lo numeric, hi numeric) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN lo IS NULL OR hi = lo THEN 0
+                WHEN hi - lo < 256 THEN 1
+                WHEN hi - lo < 65536 THEN 2
+                WHEN hi - lo < 16777216 THEN 3
+                WHEN hi - lo < 4294967296 THEN 4
+                WHEN hi - lo < 1099511627776 THEN 5
+                WHEN hi - lo < 281474976710656 THEN 6
+                WHEN hi - lo < 72057594037927936 THEN 7
+                ELSE 8 END
+$$;
+
+-- Packs integers as packed_values() reads them (frame of reference): plain, as deltas (with
+-- deltas; the first value is then the one exception) or relative to reference, whichever takes the
+-- fewest bytes. The import packs in Java (io.tracegraph.postgres.Packing, which also patches
+-- outliers as exceptions); this serves the conversion below and anyone writing packs in SQL.
 CREATE FUNCTION pack_values(vals bigint[], reference bigint[] DEFAULT NULL, deltas boolean DEFAULT false)
 RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
@@ -180,25 +194,28 @@ DECLARE
     flags  integer := 0;
     w      integer;
     base   bigint;
+    e      integer := 0;
     lo     numeric;
     hi     numeric;
     cw     integer;
     stored bigint[] := vals;
 BEGIN
     SELECT min(v), max(v) INTO lo, hi FROM unnest(vals) v;
-    w := CASE WHEN n = 0 OR hi = lo THEN 0 ELSE least(8, ceil(log(256, hi - lo + 1))::integer) END;
+    w := packed_width(lo, hi);
     base := CASE WHEN w = 8 THEN 0 ELSE coalesce(lo, 0) END;
-    IF deltas AND n > 1 THEN
+    IF deltas AND n > 2 THEN
         SELECT min(d), max(d) INTO lo, hi
-        FROM (SELECT v::numeric - coalesce(lag(v) OVER (ORDER BY o), 0) AS d
-              FROM unnest(vals) WITH ORDINALITY t(v, o)) s;
+        FROM (SELECT v::numeric - lag(v) OVER (ORDER BY o) AS d FROM unnest(vals) WITH ORDINALITY t(v, o)) s
+        WHERE d IS NOT NULL;
         IF lo >= -9223372036854775808 AND hi <= 9223372036854775807 THEN
-            cw := CASE WHEN hi = lo THEN 0 ELSE least(8, ceil(log(256, hi - lo + 1))::integer) END;
-            IF cw < w THEN
+            cw := packed_width(lo, hi);
+            IF n::bigint * cw + 12 < n::bigint * w THEN
                 w := cw;
                 flags := 1;
+                e := 1;
                 base := CASE WHEN w = 8 THEN 0 ELSE lo::bigint END;
-                stored := ARRAY(SELECT v - coalesce(lag(v) OVER (ORDER BY o), 0)
+                -- The first value is the exception; its place holds base (stored 0).
+                stored := ARRAY(SELECT coalesce(v - lag(v) OVER (ORDER BY o), base)
                                 FROM unnest(vals) WITH ORDINALITY t(v, o) ORDER BY o);
             END IF;
         END IF;
@@ -209,18 +226,20 @@ BEGIN
         END IF;
         SELECT min(a::numeric - b), max(a::numeric - b) INTO lo, hi FROM unnest(vals, reference) t(a, b);
         IF lo >= -9223372036854775808 AND hi <= 9223372036854775807 THEN
-            cw := CASE WHEN hi = lo THEN 0 ELSE least(8, ceil(log(256, hi - lo + 1))::integer) END;
-            IF cw < w THEN
+            cw := packed_width(lo, hi);
+            IF n::bigint * cw < n::bigint * w + 12 * e THEN
                 w := cw;
                 flags := 2;
+                e := 0;
                 base := CASE WHEN w = 8 THEN 0 ELSE lo::bigint END;
                 stored := ARRAY(SELECT a - b FROM unnest(vals, reference) t(a, b));
             END IF;
         END IF;
     END IF;
-    RETURN substring(int4send((flags << 8) | w) from 3) || int4send(n) || int8send(base) || int4send(0)
+    RETURN substring(int4send((flags << 8) | w) from 3) || int4send(n) || int8send(base) || int4send(e)
         || coalesce((SELECT string_agg(substring(int8send(v - base) from 9 - w), ''::bytea ORDER BY o)
-                     FROM unnest(stored) WITH ORDINALITY t(v, o)), ''::bytea);
+                     FROM unnest(stored) WITH ORDINALITY t(v, o)), ''::bytea)
+        || CASE WHEN e = 1 THEN int4send(0) || int8send(vals[1]) ELSE ''::bytea END;
 END
 $$;
 
