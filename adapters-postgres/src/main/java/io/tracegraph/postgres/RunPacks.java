@@ -3,9 +3,7 @@ package io.tracegraph.postgres;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphEdge;
-import io.tracegraph.domain.graph.GraphEdgeKind;
 import io.tracegraph.domain.graph.GraphNode;
-import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.LiveAllocation;
@@ -23,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -32,8 +31,8 @@ import java.util.function.Supplier;
  * fixed order; the columns are then packed in parallel.
  */
 final class RunPacks {
-    /** Words every run has first, so that their references take one byte: node and edge kinds, categories. */
-    private static final List<String> SEEDED = seeded();
+    /** The stored names of enum constants, by enum: hundreds of thousands of nodes and edges name one. */
+    private static final Map<Class<?>, String[]> WIRE = new ConcurrentHashMap<>();
 
     final String[] words;
     final String[] ids;
@@ -67,7 +66,6 @@ final class RunPacks {
     /** The packs of {@code graph}, whose semantic paths are {@code paths} and path statistics {@code stats}. */
     static RunPacks of(ExecutionGraph graph, SemanticPaths paths, List<PathStats> stats) {
         Dictionary words = new Dictionary();
-        SEEDED.forEach(words::ref);
         List<GraphNode> nodes = graph.spans();
         int n = nodes.size();
         Dictionary ids = new Dictionary();
@@ -217,7 +215,10 @@ final class RunPacks {
                 depths[i] = 0;
             }
         }
-        long[] byHash = byHash(hashes);
+        long[] byHash = byHash(hashes, rankOf);
+        // The most frequent words first: most references then take one byte.
+        String[] wordList = words.byFrequency(names, kinds, shapes, dtypes, devices, edgeKinds, labels, pointDevices,
+                ops, allocationShapes, allocationDtypes, allocationDevices, allocationCategories, pathKinds);
 
         // Every column packed on its own, in parallel.
         Packer packer = new Packer();
@@ -246,24 +247,19 @@ final class RunPacks {
                 () -> Packing.pack(depths), () -> Packing.pack(byHash));
         CompletableFuture<byte[]> digests = CompletableFuture.supplyAsync(() -> digests(hashes, kindTexts, counts,
                 pathSelf, pathTotal, pathBytes, pathPeak));
-        return new RunPacks(words.strings(), ids.strings(), nodePack.join(), edgePack.join(), timelinePack.join(),
+        return new RunPacks(wordList, ids.strings(), nodePack.join(), edgePack.join(), timelinePack.join(),
                 breakdownPack.join(), pathPack.join(), hashes, texts, digests.join());
     }
 
-    /** The path ranks in the order of their hashes (signed, as SQL compares them). */
-    private static long[] byHash(long[] hashes) {
-        int p = hashes.length;
-        long[] keyed = new long[p];
-        // Hashes are distinct: sort (hash, rank) pairs by hash through an index array.
-        Integer[] ranks = new Integer[p];
-        for (int i = 0; i < p; i++) {
-            ranks[i] = i;
+    /** The path ranks in the order of their hashes (signed, as SQL compares them); a run's hashes are distinct. */
+    private static long[] byHash(long[] hashes, Map<Long, Integer> rankOf) {
+        long[] sorted = hashes.clone();
+        Arrays.parallelSort(sorted);
+        long[] ranks = new long[sorted.length];
+        for (int i = 0; i < sorted.length; i++) {
+            ranks[i] = rankOf.get(sorted[i]);
         }
-        Arrays.sort(ranks, (x, y) -> Long.compare(hashes[x], hashes[y]));
-        for (int i = 0; i < p; i++) {
-            keyed[i] = ranks[i];
-        }
-        return keyed;
+        return ranks;
     }
 
     /**
@@ -314,22 +310,11 @@ final class RunPacks {
         return text.append('}').toString();
     }
 
+    /** The stored name of an enum value (its name in lower case), made once per constant. */
     static String wire(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
-    }
-
-    private static List<String> seeded() {
-        List<String> words = new ArrayList<>();
-        for (GraphNodeKind kind : GraphNodeKind.values()) {
-            words.add(wire(kind));
-        }
-        for (GraphEdgeKind kind : GraphEdgeKind.values()) {
-            words.add(wire(kind));
-        }
-        for (MemoryCategory category : MemoryCategory.ordered()) {
-            words.add(wire(category));
-        }
-        return List.copyOf(words);
+        String[] names = WIRE.computeIfAbsent(value.getDeclaringClass(), type -> Arrays.stream(type.getEnumConstants())
+                .map(v -> ((Enum<?>) v).name().toLowerCase(Locale.ROOT)).toArray(String[]::new));
+        return names[value.ordinal()];
     }
 
     /** Distinct strings in the order first seen, each with its position; null is -1. */
@@ -358,6 +343,42 @@ final class RunPacks {
 
         String[] strings() {
             return strings.toArray(new String[0]);
+        }
+
+        /**
+         * The strings by how often {@code columns} refer to them, most often first (ties in the order
+         * first seen), with every reference in {@code columns} changed to match.
+         */
+        String[] byFrequency(long[]... columns) {
+            int n = strings.size();
+            long[] counts = new long[n];
+            for (long[] column : columns) {
+                for (long ref : column) {
+                    if (ref >= 0) {
+                        counts[(int) ref]++;
+                    }
+                }
+            }
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> counts[a] != counts[b] ? Long.compare(counts[b], counts[a])
+                    : Integer.compare(a, b));
+            long[] renumbered = new long[n];
+            String[] sorted = new String[n];
+            for (int i = 0; i < n; i++) {
+                renumbered[order[i]] = i;
+                sorted[i] = strings.get(order[i]);
+            }
+            for (long[] column : columns) {
+                for (int i = 0; i < column.length; i++) {
+                    if (column[i] >= 0) {
+                        column[i] = renumbered[(int) column[i]];
+                    }
+                }
+            }
+            return sorted;
         }
     }
 
