@@ -1,11 +1,9 @@
 package io.tracegraph.postgres;
 
-import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
-import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.graph.SlowSpan;
 import io.tracegraph.domain.graph.TensorRecord;
 import io.tracegraph.domain.health.Coverage;
@@ -28,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -154,9 +153,7 @@ final class JdbiRunStore implements RunStore {
     private static void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
         ExecutionGraph g = run.graph();
         CopyManager copy = h.getConnection().unwrap(PGConnection.class).getCopyAPI();
-        SemanticPaths paths = SemanticPaths.of(g.spans());
-        List<PathStats> stats = PathStats.ofGraph(g.spans(), paths);
-        RunPacks packs = RunPacks.of(g, paths, stats);
+        RunPacks packs = RunPacks.of(g);
         writePacks(copy, key, packs);
         try (CopyRows rows = CopyRows.open(copy, "tensors", "run_key, tensor_idx, span_id, tensor_id, shape, dtype, "
                 + "device, requires_grad, storage_bytes, category")) {
@@ -204,7 +201,7 @@ final class JdbiRunStore implements RunStore {
         return RunPacks.sha256(values);
     }
 
-    /** The run's packs (V5): one row per pack table, its strings first. */
+    /** The run's packs (V5): one row per pack table, its strings first (sent while the columns are packed). */
     private static void writePacks(CopyManager copy, long key, RunPacks packs) throws SQLException {
         try (CopyRows rows = CopyRows.open(copy, "run_strings", "run_key, words, ids")) {
             rows.int8(key).textArray(packs.words).textArray(packs.ids);
@@ -220,19 +217,21 @@ final class JdbiRunStore implements RunStore {
                 + "devices, categories", packs.breakdown);
         try (CopyRows rows = CopyRows.open(copy, "path_packs", "run_key, paths, hashes, kinds, counts, self_times_ns, "
                 + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests")) {
-            List<byte[]> c = packs.paths.columns();
-            rows.int8(key).int4(packs.paths.count()).int8Array(packs.pathHashes);
+            RunPacks.Pack paths = Reads.join(packs.paths);
+            List<byte[]> c = paths.columns();
+            rows.int8(key).int4(paths.count()).int8Array(packs.pathHashes);
             for (byte[] column : c) {
                 rows.bytea(column);
             }
-            rows.textArray(packs.pathTexts).bytea(packs.pathDigests);
+            rows.textArray(packs.pathTexts).bytea(Reads.join(packs.pathDigests));
             rows.endRow();
             rows.finish();
         }
     }
 
-    private static void writePack(CopyManager copy, long key, String table, String columns, RunPacks.Pack pack)
-            throws SQLException {
+    private static void writePack(CopyManager copy, long key, String table, String columns,
+            CompletableFuture<RunPacks.Pack> packed) throws SQLException {
+        RunPacks.Pack pack = Reads.join(packed);
         try (CopyRows rows = CopyRows.open(copy, table, "run_key, " + columns)) {
             rows.int8(key).int4(pack.count());
             for (byte[] column : pack.columns()) {

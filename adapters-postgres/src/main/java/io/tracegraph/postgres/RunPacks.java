@@ -36,21 +36,23 @@ final class RunPacks {
 
     final String[] words;
     final String[] ids;
-    final Pack nodes;
-    final Pack edges;
-    final Pack timeline;
-    final Pack breakdown;
-    final Pack paths;
+    /** The packs, packed on other threads: the strings can be sent meanwhile. */
+    final CompletableFuture<Pack> nodes;
+    final CompletableFuture<Pack> edges;
+    final CompletableFuture<Pack> timeline;
+    final CompletableFuture<Pack> breakdown;
+    final CompletableFuture<Pack> paths;
     final long[] pathHashes;
     final String[] pathTexts;
-    final byte[] pathDigests;
+    final CompletableFuture<byte[]> pathDigests;
 
     /** One pack table's row: the count and the packed columns, in the table's column order. */
     record Pack(int count, List<byte[]> columns) {
     }
 
-    private RunPacks(String[] words, String[] ids, Pack nodes, Pack edges, Pack timeline, Pack breakdown,
-            Pack paths, long[] pathHashes, String[] pathTexts, byte[] pathDigests) {
+    private RunPacks(String[] words, String[] ids, CompletableFuture<Pack> nodes, CompletableFuture<Pack> edges,
+            CompletableFuture<Pack> timeline, CompletableFuture<Pack> breakdown, CompletableFuture<Pack> paths,
+            long[] pathHashes, String[] pathTexts, CompletableFuture<byte[]> pathDigests) {
         this.words = words;
         this.ids = ids;
         this.nodes = nodes;
@@ -63,26 +65,21 @@ final class RunPacks {
         this.pathDigests = pathDigests;
     }
 
-    /** The packs of {@code graph}, whose semantic paths are {@code paths} and path statistics {@code stats}. */
-    static RunPacks of(ExecutionGraph graph, SemanticPaths paths, List<PathStats> stats) {
-        Dictionary words = new Dictionary();
+    /**
+     * The packs of {@code graph}. Its per-path statistics are aggregated (and sorted) on another
+     * thread while the references to its strings are assigned on this one.
+     */
+    static RunPacks of(ExecutionGraph graph) {
         List<GraphNode> nodes = graph.spans();
+        SemanticPaths paths = SemanticPaths.of(nodes);
+        CompletableFuture<List<PathStats>> aggregated = CompletableFuture.supplyAsync(
+                () -> PathStats.ofGraph(nodes, paths));
+        Dictionary words = new Dictionary();
         int n = nodes.size();
         Dictionary ids = new Dictionary();
         for (GraphNode node : nodes) {
             ids.add(node.id());
         }
-
-        // The paths: rank by hash, and each path's depth (that of its first node).
-        int p = stats.size();
-        Map<Long, Integer> rankOf = new HashMap<>(p * 2);
-        long[] hashes = new long[p];
-        for (int i = 0; i < p; i++) {
-            hashes[i] = stats.get(i).pathHash();
-            rankOf.put(hashes[i], i);
-        }
-        long[] depths = new long[p];
-        Arrays.fill(depths, -1);
 
         // The references, in one pass per collection (the dictionaries grow in this order).
         long[] parents = new long[n];
@@ -100,22 +97,22 @@ final class RunPacks {
         long[] residuals = new long[n];
         long[] storages = new long[n];
         Map<Shape, Integer> shapeRefs = new HashMap<>();
+        Column parentIds = ids.column();
+        Column nodeNames = words.column();
+        Column nodeKinds = words.column();
+        Column nodeDtypes = words.column();
+        Column nodeDevices = words.column();
         for (int i = 0; i < n; i++) {
             GraphNode node = nodes.get(i);
-            parents[i] = ids.ref(node.parentId());
-            names[i] = words.ref(node.name());
-            kinds[i] = words.ref(wire(node.kind()));
-            int rank = rankOf.get(paths.hash(i));
-            pathRefs[i] = rank;
-            if (depths[rank] < 0) {
-                depths[rank] = paths.depth(i);
-            }
+            parents[i] = parentIds.ref(node.parentId());
+            names[i] = nodeNames.ref(node.name());
+            kinds[i] = nodeKinds.ref(wire(node.kind()));
             starts[i] = node.startNs();
             selfs[i] = node.selfTimeNs();
             totals[i] = node.totalTimeNs();
             shapes[i] = shape(node.shape(), words, shapeRefs);
-            dtypes[i] = words.ref(node.dtype());
-            devices[i] = words.ref(node.device());
+            dtypes[i] = nodeDtypes.ref(node.dtype());
+            devices[i] = nodeDevices.ref(node.device());
             bytes[i] = node.bytes();
             peaks[i] = node.peakBytes();
             residuals[i] = node.residualBytes();
@@ -131,22 +128,19 @@ final class RunPacks {
         long[] labels = new long[m];
         // Edges come sorted by their origin, most sharing it with the edge before: the origins get
         // their references first, so that those of the ids that are not nodes' rise with the edges.
-        String lastFrom = null;
-        long lastFromRef = -1;
+        Column origins = ids.column();
         for (int i = 0; i < m; i++) {
-            GraphEdge e = edgeList.get(i);
-            if (e.from() != lastFrom) {
-                lastFrom = e.from();
-                lastFromRef = ids.ref(lastFrom);
-            }
-            froms[i] = lastFromRef;
+            froms[i] = origins.ref(edgeList.get(i).from());
         }
+        Column targets = ids.column();
+        Column kindsOfEdges = words.column();
+        Column edgeLabels = words.column();
         for (int i = 0; i < m; i++) {
             GraphEdge e = edgeList.get(i);
-            tos[i] = ids.ref(e.to());
-            edgeKinds[i] = words.ref(wire(e.kind()));
+            tos[i] = targets.ref(e.to());
+            edgeKinds[i] = kindsOfEdges.ref(wire(e.kind()));
             durations[i] = e.durationNs();
-            labels[i] = words.ref(e.label());
+            labels[i] = edgeLabels.ref(e.label());
         }
 
         List<TimelinePoint> points = graph.memory().timeline();
@@ -158,10 +152,11 @@ final class RunPacks {
         long[] free = new long[t];
         MemoryCategory[] order = MemoryCategory.ordered();
         long[][] categories = new long[order.length][t];
+        Column timelineDevices = words.column();
         for (int i = 0; i < t; i++) {
             TimelinePoint point = points.get(i);
             timestamps[i] = point.timestampNs();
-            pointDevices[i] = words.ref(point.device());
+            pointDevices[i] = timelineDevices.ref(point.device());
             live[i] = point.liveBytes();
             heap[i] = point.heapBytes();
             free[i] = point.freeBytes();
@@ -193,6 +188,23 @@ final class RunPacks {
             allocationCategories[i] = words.ref(wire(a.category()));
         }
 
+        // The paths: rank by hash, each node's path rank, each path's depth (that of its first node).
+        List<PathStats> stats = Reads.join(aggregated);
+        int p = stats.size();
+        long[] hashes = new long[p];
+        for (int i = 0; i < p; i++) {
+            hashes[i] = stats.get(i).pathHash();
+        }
+        Ranks rankOf = new Ranks(hashes);
+        long[] depths = new long[p];
+        Arrays.fill(depths, -1);
+        for (int i = 0; i < n; i++) {
+            int rank = rankOf.get(paths.hash(i));
+            pathRefs[i] = rank;
+            if (depths[rank] < 0) {
+                depths[rank] = paths.depth(i);
+            }
+        }
         long[] pathKinds = new long[p];
         long[] counts = new long[p];
         long[] pathSelf = new long[p];
@@ -247,12 +259,12 @@ final class RunPacks {
                 () -> Packing.pack(depths), () -> Packing.pack(byHash));
         CompletableFuture<byte[]> digests = CompletableFuture.supplyAsync(() -> digests(hashes, kindTexts, counts,
                 pathSelf, pathTotal, pathBytes, pathPeak));
-        return new RunPacks(wordList, ids.strings(), nodePack.join(), edgePack.join(), timelinePack.join(),
-                breakdownPack.join(), pathPack.join(), hashes, texts, digests.join());
+        return new RunPacks(wordList, ids.strings(), nodePack, edgePack, timelinePack, breakdownPack, pathPack, hashes,
+                texts, digests);
     }
 
     /** The path ranks in the order of their hashes (signed, as SQL compares them); a run's hashes are distinct. */
-    private static long[] byHash(long[] hashes, Map<Long, Integer> rankOf) {
+    private static long[] byHash(long[] hashes, Ranks rankOf) {
         long[] sorted = hashes.clone();
         Arrays.parallelSort(sorted);
         long[] ranks = new long[sorted.length];
@@ -317,32 +329,107 @@ final class RunPacks {
         return names[value.ordinal()];
     }
 
-    /** Distinct strings in the order first seen, each with its position; null is -1. */
+    /**
+     * Distinct strings in the order first seen, each with its position; null is -1. An open-addressing
+     * index of positions (no entry objects, no boxed integers): a big run looks up millions of ids.
+     * The last string looked up is remembered, as runs of equal strings are common (an op's span,
+     * an edge's origin).
+     */
     private static final class Dictionary {
-        private final Map<String, Integer> refs = new HashMap<>();
-        private final List<String> strings = new ArrayList<>();
+        private String[] strings = new String[1024];
+        private int size;
+        /** Per slot the string's hash (high half) and position + 1 (low half; 0: empty), to read with one miss. */
+        private long[] slots = new long[2048];
+        private String last;
+        private int lastRef = -1;
 
         /** Appends {@code s} whether or not it is there already (the node ids, which are positional). */
         void add(String s) {
-            refs.putIfAbsent(s, strings.size());
-            strings.add(s);
+            if (find(s) < 0) {
+                insert(s, size);
+            }
+            append(s);
         }
 
         long ref(String s) {
             if (s == null) {
                 return -1;
             }
-            Integer ref = refs.get(s);
-            if (ref == null) {
-                ref = strings.size();
-                refs.put(s, ref);
-                strings.add(s);
+            if (s == last) {
+                return lastRef;
             }
+            int ref = find(s);
+            if (ref < 0) {
+                ref = size;
+                insert(s, ref);
+                append(s);
+            }
+            last = s;
+            lastRef = ref;
             return ref;
         }
 
         String[] strings() {
-            return strings.toArray(new String[0]);
+            return Arrays.copyOf(strings, size);
+        }
+
+        /** References for one column, which remembers its own last string. */
+        Column column() {
+            return new Column(this);
+        }
+
+        private int find(String s) {
+            int h = s.hashCode();
+            int mask = slots.length - 1;
+            for (int i = spread(h) & mask; slots[i] != 0; i = (i + 1) & mask) {
+                long slot = slots[i];
+                if ((int) (slot >>> 32) == h) {
+                    int ref = (int) slot - 1;
+                    String t = strings[ref];
+                    if (t == s || t.equals(s)) {
+                        return ref;
+                    }
+                }
+            }
+            return -1;
+        }
+
+        private void insert(String s, int ref) {
+            // At most two thirds full.
+            if ((size + 1) * 3L > slots.length * 2L) {
+                rehash(slots.length * 2);
+            }
+            place(slots, s.hashCode(), ref);
+        }
+
+        private static void place(long[] slots, int h, int ref) {
+            int mask = slots.length - 1;
+            int i = spread(h) & mask;
+            while (slots[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            slots[i] = ((long) h << 32) | (ref + 1L);
+        }
+
+        private void append(String s) {
+            if (size == strings.length) {
+                strings = Arrays.copyOf(strings, size * 2);
+            }
+            strings[size++] = s;
+        }
+
+        private void rehash(int capacity) {
+            long[] grown = new long[capacity];
+            for (long slot : slots) {
+                if (slot != 0) {
+                    place(grown, (int) (slot >>> 32), (int) slot - 1);
+                }
+            }
+            slots = grown;
+        }
+
+        private static int spread(int h) {
+            return (h ^ (h >>> 16)) * 0x9E3779B1;
         }
 
         /**
@@ -350,7 +437,7 @@ final class RunPacks {
          * first seen), with every reference in {@code columns} changed to match.
          */
         String[] byFrequency(long[]... columns) {
-            int n = strings.size();
+            int n = size;
             long[] counts = new long[n];
             for (long[] column : columns) {
                 for (long ref : column) {
@@ -369,7 +456,7 @@ final class RunPacks {
             String[] sorted = new String[n];
             for (int i = 0; i < n; i++) {
                 renumbered[order[i]] = i;
-                sorted[i] = strings.get(order[i]);
+                sorted[i] = strings[order[i]];
             }
             for (long[] column : columns) {
                 for (int i = 0; i < column.length; i++) {
@@ -379,6 +466,64 @@ final class RunPacks {
                 }
             }
             return sorted;
+        }
+    }
+
+    /** References into a dictionary for one column: runs of equal strings in it cost one lookup. */
+    private static final class Column {
+        private final Dictionary dictionary;
+        private String last;
+        private long lastRef = -1;
+
+        Column(Dictionary dictionary) {
+            this.dictionary = dictionary;
+        }
+
+        long ref(String s) {
+            if (s == null) {
+                return -1;
+            }
+            if (s != last) {
+                last = s;
+                lastRef = dictionary.ref(s);
+            }
+            return lastRef;
+        }
+    }
+
+    /** The rank of each path hash (a run's hashes are distinct), without boxing: a big run has a million nodes. */
+    private static final class Ranks {
+        private final long[] keys;
+        private final int[] ranks;
+        private final int mask;
+
+        Ranks(long[] hashes) {
+            int capacity = Integer.highestOneBit(Math.max(2, hashes.length) * 2) * 2;
+            keys = new long[capacity];
+            ranks = new int[capacity];
+            Arrays.fill(ranks, -1);
+            mask = capacity - 1;
+            for (int r = 0; r < hashes.length; r++) {
+                int i = slot(hashes[r]);
+                while (ranks[i] >= 0) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = hashes[r];
+                ranks[i] = r;
+            }
+        }
+
+        int get(long hash) {
+            for (int i = slot(hash); ranks[i] >= 0; i = (i + 1) & mask) {
+                if (keys[i] == hash) {
+                    return ranks[i];
+                }
+            }
+            throw new IllegalStateException("a node's path is missing from the path statistics");
+        }
+
+        private int slot(long hash) {
+            return (int) (hash ^ (hash >>> 32)) * 0x9E3779B1 & mask;
         }
     }
 
