@@ -168,6 +168,43 @@ BEGIN
 END
 $$;
 
+-- A packed column's header and values, read out of TOAST once: what packed_at() reads from.
+CREATE TYPE packed_column AS (flags integer, w integer, n integer, base bigint, e integer, data bytea);
+
+CREATE FUNCTION packed_column(packed bytea) RETURNS packed_column
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    p bytea := substring(packed from 1);
+    c packed_column;
+BEGIN
+    c.flags := get_byte(p, 0);
+    c.w := get_byte(p, 1);
+    c.n := (get_byte(p, 2) << 24) | (get_byte(p, 3) << 16) | (get_byte(p, 4) << 8) | get_byte(p, 5);
+    c.base := ('x' || encode(substring(p from 7 for 8), 'hex'))::bit(64)::bigint;
+    c.e := (get_byte(p, 14) << 24) | (get_byte(p, 15) << 16) | (get_byte(p, 16) << 8) | get_byte(p, 17);
+    c.data := substring(p from 19 for c.n * c.w);
+    RETURN c;
+END
+$$;
+
+-- Value i (0-based) of a column's data as packed_column() read it, its exceptions, deltas and
+-- reference aside: an SQL function the planner inlines, so that a query over generate_series reads
+-- every column of a pack in one pass (about 0.1 microseconds a value, against 0.3 for
+-- packed_values(), whose cost is mostly a row per value).
+CREATE FUNCTION packed_at(data bytea, w integer, base bigint, i integer) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE w
+        WHEN 0 THEN base
+        WHEN 1 THEN base + get_byte(data, i)
+        WHEN 2 THEN base + ((get_byte(data, 2 * i) << 8) | get_byte(data, 2 * i + 1))
+        WHEN 3 THEN base + ((get_byte(data, 3 * i) << 16) | (get_byte(data, 3 * i + 1) << 8) | get_byte(data, 3 * i + 2))
+        WHEN 4 THEN base + ((get_byte(data, 4 * i)::bigint << 24) | (get_byte(data, 4 * i + 1) << 16)
+                            | (get_byte(data, 4 * i + 2) << 8) | get_byte(data, 4 * i + 3))
+        WHEN 8 THEN ('x' || encode(substring(data from 8 * i + 1 for 8), 'hex'))::bit(64)::bigint
+        ELSE base + ('x' || lpad(encode(substring(data from w * i + 1 for w), 'hex'), 16, '0'))::bit(64)::bigint
+    END
+$$;
+
 -- The bytes a packed column needs a value for the values from lo to hi (8: any bigint).
 CREATE FUNCTION packed_width(lo numeric, hi numeric) RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -747,12 +784,47 @@ DECLARE
     s run_strings;
     selfs bigint[];
     sizes bigint[];
+    ck packed_column;
+    cc packed_column;
+    cs packed_column;
+    ct packed_column;
+    cb packed_column;
+    cp packed_column;
+    cd packed_column;
 BEGIN
     SELECT * INTO k FROM path_packs WHERE path_packs.run_key = p_run_key;
     IF NOT FOUND THEN
         RETURN;
     END IF;
     SELECT * INTO s FROM run_strings WHERE run_strings.run_key = p_run_key;
+    ck := packed_column(k.kinds);
+    cc := packed_column(k.counts);
+    cs := packed_column(k.self_times_ns);
+    ct := packed_column(k.total_times_ns);
+    cb := packed_column(k.bytes);
+    cp := packed_column(k.peak_bytes);
+    cd := packed_column(k.depths);
+    IF ck.e + cc.e + cs.e + ct.e + cb.e + cp.e + cd.e = 0
+            AND (ck.flags | cc.flags | cs.flags | ct.flags | cb.flags | cp.flags | cd.flags) & 1 = 0
+            AND (ck.flags | cc.flags | cs.flags | cb.flags | cd.flags) = 0 THEN
+        -- No exceptions, no deltas (the import packs path columns so): every column in one pass.
+        RETURN QUERY
+        SELECT x.i, x.hash, x.path, kd.word, x.count, x.self_time_ns,
+               CASE WHEN ct.flags = 2 THEN x.self_time_ns + x.total ELSE x.total END,
+               x.bytes, CASE WHEN cp.flags = 2 THEN x.bytes + x.peak ELSE x.peak END, x.depth
+        FROM (SELECT (u.o - 1)::integer AS i, u.hash, u.path,
+                     packed_at(ck.data, ck.w, ck.base, (u.o - 1)::integer) AS kind,
+                     packed_at(cc.data, cc.w, cc.base, (u.o - 1)::integer) AS count,
+                     packed_at(cs.data, cs.w, cs.base, (u.o - 1)::integer) AS self_time_ns,
+                     packed_at(ct.data, ct.w, ct.base, (u.o - 1)::integer) AS total,
+                     packed_at(cb.data, cb.w, cb.base, (u.o - 1)::integer) AS bytes,
+                     packed_at(cp.data, cp.w, cp.base, (u.o - 1)::integer) AS peak,
+                     packed_at(cd.data, cd.w, cd.base, (u.o - 1)::integer)::integer AS depth
+              FROM unnest(k.hashes, k.texts) WITH ORDINALITY u(hash, path, o)) x
+        LEFT JOIN (SELECT w.word, w.o FROM unnest(s.words) WITH ORDINALITY w(word, o)) kd ON kd.o = x.kind + 1
+        ORDER BY x.i;
+        RETURN;
+    END IF;
     selfs := packed_values(k.self_times_ns);
     sizes := packed_values(k.bytes);
     RETURN QUERY

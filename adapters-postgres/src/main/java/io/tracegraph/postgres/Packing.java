@@ -66,6 +66,25 @@ final class Packing {
         return best.encode();
     }
 
+    /**
+     * {@code values} packed plain or relative to {@code reference} (when given), whichever is
+     * smaller, without exceptions or deltas: a column SQL reads in one pass with the others of its
+     * pack ({@code packed_at()}, the path statistics).
+     */
+    static byte[] packFrame(long[] values, long[] reference) {
+        Choice best = choose(values, 0, false);
+        if (reference != null) {
+            long[] r = differences(values, reference);
+            if (r != null) {
+                Choice c = choose(r, RELATIVE, false);
+                if (c.size() < best.size()) {
+                    best = c;
+                }
+            }
+        }
+        return best.encode();
+    }
+
     /** The values of a packed column; {@code reference}: the reference column of a relative one. */
     static long[] unpack(byte[] packed, long[] reference) {
         return unpack(ByteBuffer.wrap(packed), reference);
@@ -202,6 +221,11 @@ final class Packing {
      * the smallest and largest value; the smaller of the two, counted exactly, wins.
      */
     private static Choice choose(long[] stored, int flags) {
+        return choose(stored, flags, true);
+    }
+
+    /** As {@link #choose(long[], int)}; unless {@code withExceptions}, the plain frame (no exceptions). */
+    private static Choice choose(long[] stored, int flags, boolean withExceptions) {
         int n = stored.length;
         if (n == 0) {
             return new Choice(stored, flags, 0, 0, 0);
@@ -214,7 +238,7 @@ final class Packing {
         }
         int frameWidth = width(min, max);
         Choice best = new Choice(stored, flags, frameWidth, frameWidth == 8 ? 0 : min, 0);
-        if (frameWidth == 0) {
+        if (frameWidth == 0 || !withExceptions) {
             return best;
         }
         long[] sample = sample(stored);

@@ -253,10 +253,11 @@ final class RunPacks {
                 () -> Packing.pack(ops), () -> Packing.pack(allocationBytes, null, true),
                 () -> Packing.pack(allocationShapes), () -> Packing.pack(allocationDtypes),
                 () -> Packing.pack(allocationDevices), () -> Packing.pack(allocationCategories));
-        var pathPack = packer.pack(p, () -> Packing.pack(pathKinds), () -> Packing.pack(counts),
-                () -> Packing.pack(pathSelf), () -> Packing.pack(pathTotal, pathSelf, false),
-                () -> Packing.pack(pathBytes), () -> Packing.pack(pathPeak, pathBytes, false),
-                () -> Packing.pack(depths), () -> Packing.pack(byHash));
+        // Path columns without exceptions: SQL decodes them all in one pass (run_path_rows).
+        var pathPack = packer.pack(p, () -> Packing.packFrame(pathKinds, null), () -> Packing.packFrame(counts, null),
+                () -> Packing.packFrame(pathSelf, null), () -> Packing.packFrame(pathTotal, pathSelf),
+                () -> Packing.packFrame(pathBytes, null), () -> Packing.packFrame(pathPeak, pathBytes),
+                () -> Packing.packFrame(depths, null), () -> Packing.packFrame(byHash, null));
         CompletableFuture<byte[]> digests = CompletableFuture.supplyAsync(() -> digests(hashes, kindTexts, counts,
                 pathSelf, pathTotal, pathBytes, pathPeak));
         return new RunPacks(wordList, ids.strings(), nodePack, edgePack, timelinePack, breakdownPack, pathPack, hashes,

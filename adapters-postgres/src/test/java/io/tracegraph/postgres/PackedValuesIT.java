@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,77 @@ class PackedValuesIT {
                     assertThat(packed[0]).as("deltas").isEqualTo((byte) Packing.DELTAS);
                     assertThat(Packing.unpack(packed, null)).containsExactly(rising);
                 }
+            }
+        }
+    }
+
+    @Test
+    void readsPathPacksWithExceptionsAsThoseWithout() throws SQLException {
+        java.util.Random random = new java.util.Random(3);
+        int n = 3_000;
+        long[] hashes = LongStream.range(0, n).map(i -> random.nextLong()).toArray();
+        String[] texts = new String[n];
+        long[] kinds = new long[n];
+        long[] counts = new long[n];
+        long[] self = new long[n];
+        long[] total = new long[n];
+        long[] bytes = new long[n];
+        long[] peak = new long[n];
+        long[] depths = new long[n];
+        for (int i = 0; i < n; i++) {
+            texts[i] = "root/p" + i;
+            kinds[i] = i % 3;
+            counts[i] = 1 + (i % 17 == 0 ? 1_000_000 : i % 2);
+            self[i] = 1_000 + random.nextInt(5_000);
+            total[i] = self[i] + (i % 50 == 0 ? 1L << 40 : 0);
+            bytes[i] = i % 101 == 0 ? 1L << 33 : 64;
+            peak[i] = bytes[i] + (i % 7);
+            depths[i] = 1 + i % 4;
+        }
+        long[] byHash = LongStream.range(0, n).boxed().sorted((a, b) -> Long.compare(hashes[(int) (long) a],
+                hashes[(int) (long) b])).mapToLong(Long::longValue).toArray();
+        try (Database database = Database.open(config); Connection c = database.dataSource().getConnection()) {
+            for (int key : new int[] {901, 902}) {
+                boolean patched = key == 901;
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO run_strings VALUES (?, ?, '{}')")) {
+                    s.setInt(1, key);
+                    s.setArray(2, c.createArrayOf("text", new Object[] {"op", "function", "module"}));
+                    s.execute();
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO path_packs VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                        + "?, ?, ?, ?, ?)")) {
+                    s.setInt(1, key);
+                    s.setInt(2, n);
+                    s.setArray(3, array(c, hashes));
+                    s.setBytes(4, patched ? Packing.pack(kinds) : Packing.packFrame(kinds, null));
+                    s.setBytes(5, patched ? Packing.pack(counts) : Packing.packFrame(counts, null));
+                    s.setBytes(6, patched ? Packing.pack(self, null, true) : Packing.packFrame(self, null));
+                    s.setBytes(7, patched ? Packing.pack(total, self, false) : Packing.packFrame(total, self));
+                    s.setBytes(8, patched ? Packing.pack(bytes) : Packing.packFrame(bytes, null));
+                    s.setBytes(9, patched ? Packing.pack(peak, bytes, false) : Packing.packFrame(peak, bytes));
+                    s.setBytes(10, patched ? Packing.pack(depths, null, true) : Packing.packFrame(depths, null));
+                    s.setBytes(11, Packing.pack(byHash));
+                    s.setArray(12, c.createArrayOf("text", texts));
+                    s.setBytes(13, new byte[7 * 32]);
+                    s.execute();
+                }
+            }
+            assertThat(ByteBuffer.wrap(Packing.pack(counts)).getInt(14)).as("exceptions in the patched pack").isPositive();
+            String rows = "SELECT string_agg(p::text, E'\\n' ORDER BY path_rank) FROM run_path_rows(%d) p";
+            try (Statement s = c.createStatement();
+                 ResultSet patched = s.executeQuery(String.format(rows, 901))) {
+                patched.next();
+                String viaArrays = patched.getString(1);
+                try (ResultSet frames = c.createStatement().executeQuery(String.format(rows, 902))) {
+                    frames.next();
+                    assertThat(viaArrays).isEqualTo(frames.getString(1)).contains("root/p2999");
+                }
+            }
+            try (ResultSet one = c.createStatement().executeQuery("SELECT count, total_time_ns FROM "
+                    + "run_path_figures(901, " + hashes[1700] + ")")) {
+                one.next();
+                assertThat(one.getLong(1)).isEqualTo(counts[1700]);
+                assertThat(one.getLong(2)).isEqualTo(total[1700]);
             }
         }
     }

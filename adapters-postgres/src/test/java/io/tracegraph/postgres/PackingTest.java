@@ -113,6 +113,19 @@ class PackingTest {
     }
 
     @Test
+    void packsAFrameWithoutExceptionsWhenAsked() {
+        for (long[] values : columns()) {
+            long[] reference = reference(values);
+            for (byte[] packed : new byte[][] {Packing.packFrame(values, null), Packing.packFrame(values, reference)}) {
+                ByteBuffer header = ByteBuffer.wrap(packed);
+                assertThat(header.getInt(14)).as("exceptions").isZero();
+                assertThat(header.get(0) & Packing.DELTAS).as("deltas").isZero();
+                assertThat(Packing.unpack(packed, reference)).containsExactly(values);
+            }
+        }
+    }
+
+    @Test
     void refusesWhatIsNotAPackedColumn() {
         byte[] packed = Packing.pack(new long[] {1, 2, 3000});
         assertThatThrownBy(() -> Packing.unpack(Arrays.copyOf(packed, packed.length - 1), null))
