@@ -791,6 +791,8 @@ DECLARE
     cb packed_column;
     cp packed_column;
     cd packed_column;
+    kind_refs bigint[];
+    kind_words text[];
 BEGIN
     SELECT * INTO k FROM path_packs WHERE path_packs.run_key = p_run_key;
     IF NOT FOUND THEN
@@ -807,9 +809,13 @@ BEGIN
     IF ck.e + cc.e + cs.e + ct.e + cb.e + cp.e + cd.e = 0
             AND (ck.flags | cc.flags | cs.flags | ct.flags | cb.flags | cp.flags | cd.flags) & 1 = 0
             AND (ck.flags | cc.flags | cs.flags | cb.flags | cd.flags) = 0 THEN
-        -- No exceptions, no deltas (the import packs path columns so): every column in one pass.
+        -- No exceptions, no deltas (the import packs path columns so): every column in one pass,
+        -- in path order; the few kinds looked up in a small array (no join, no sort).
+        SELECT coalesce(array_agg(d.r ORDER BY d.r), '{}'), coalesce(array_agg(s.words[d.r + 1] ORDER BY d.r), '{}')
+        INTO kind_refs, kind_words
+        FROM (SELECT DISTINCT packed_at(ck.data, ck.w, ck.base, i) AS r FROM generate_series(0, k.paths - 1) i) d;
         RETURN QUERY
-        SELECT x.i, x.hash, x.path, kd.word, x.count, x.self_time_ns,
+        SELECT x.i, x.hash, x.path, kind_words[array_position(kind_refs, x.kind)], x.count, x.self_time_ns,
                CASE WHEN ct.flags = 2 THEN x.self_time_ns + x.total ELSE x.total END,
                x.bytes, CASE WHEN cp.flags = 2 THEN x.bytes + x.peak ELSE x.peak END, x.depth
         FROM (SELECT (u.o - 1)::integer AS i, u.hash, u.path,
@@ -820,9 +826,7 @@ BEGIN
                      packed_at(cb.data, cb.w, cb.base, (u.o - 1)::integer) AS bytes,
                      packed_at(cp.data, cp.w, cp.base, (u.o - 1)::integer) AS peak,
                      packed_at(cd.data, cd.w, cd.base, (u.o - 1)::integer)::integer AS depth
-              FROM unnest(k.hashes, k.texts) WITH ORDINALITY u(hash, path, o)) x
-        LEFT JOIN (SELECT w.word, w.o FROM unnest(s.words) WITH ORDINALITY w(word, o)) kd ON kd.o = x.kind + 1
-        ORDER BY x.i;
+              FROM unnest(k.hashes, k.texts) WITH ORDINALITY u(hash, path, o)) x;
         RETURN;
     END IF;
     selfs := packed_values(k.self_times_ns);
@@ -893,13 +897,14 @@ SELECT run_key,
        peak_bytes
 FROM path_stats;
 
--- As in V2: one run's paths, to call once per row of another query.
+-- As in V2: one run's paths, to call once per row of another query. An SQL function the planner
+-- inlines: each call decodes one run (run_path_rows() is called with the run's key).
 CREATE FUNCTION run_path_stats(p_run_key bigint)
 RETURNS SETOF run_paths
-LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
-BEGIN
-    RETURN QUERY SELECT * FROM run_paths WHERE run_paths.run_key = p_run_key;
-END
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT p_run_key, p.path_hash, p.path COLLATE "C", p.kind, p.count, p.self_time_ns, p.total_time_ns, p.bytes,
+           p.peak_bytes
+    FROM run_path_rows(p_run_key) p
 $$;
 
 -- One path of one run by its hash, without its text: its path_rank and statistics (none when the
