@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * A run's packs (V5, docs/schema.md) as the store writes them: its strings (repeated words and ids)
@@ -132,12 +133,16 @@ final class RunPacks {
         for (int i = 0; i < m; i++) {
             froms[i] = origins.ref(edgeList.get(i).from());
         }
+        // Most targets are nodes or origins, known by now: looked up on every core (lookups only), the
+        // others then added in edge order, as one pass would.
+        int[] known = new int[m];
+        IntStream.range(0, m).parallel().forEach(i -> known[i] = ids.find(edgeList.get(i).to()));
         Column targets = ids.column();
         Column kindsOfEdges = words.column();
         Column edgeLabels = words.column();
         for (int i = 0; i < m; i++) {
             GraphEdge e = edgeList.get(i);
-            tos[i] = targets.ref(e.to());
+            tos[i] = known[i] >= 0 ? known[i] : targets.ref(e.to());
             edgeKinds[i] = kindsOfEdges.ref(wire(e.kind()));
             durations[i] = e.durationNs();
             labels[i] = edgeLabels.ref(e.label());
@@ -379,7 +384,8 @@ final class RunPacks {
             return new Column(this);
         }
 
-        private int find(String s) {
+        /** The position of {@code s}, or -1; safe from several threads while nothing is added. */
+        int find(String s) {
             int h = s.hashCode();
             int mask = slots.length - 1;
             for (int i = spread(h) & mask; slots[i] != 0; i = (i + 1) & mask) {
