@@ -170,7 +170,8 @@ class EmbeddedStoreFaultsIT {
         Path small = dir.resolve("small.jsonl");
         SyntheticTrace.training().ops(300).seed(12).runId("small").writeTo(small);
         Path big = dir.resolve("big.jsonl");
-        SyntheticTrace.training().ops(40_000).seed(13).runId("big").writeTo(big);
+        // More than the 8 MB left must be stored (packed since V5: about 8 MB per 100,000 ops).
+        SyntheticTrace.training().ops(150_000).seed(13).runId("big").writeTo(big);
         assertThat(cli(home, "db", "start").status()).isEqualTo(ExitCode.OK);
         assertThat(cli(home, "import", small.toString()).status()).isEqualTo(ExitCode.OK);
         Path filler = fill(disk, 8L << 20);

@@ -82,9 +82,13 @@ class HostileNamesIT {
                 List.of(RUN_ID, ENTRYPOINT, DEVICE, TAG_VALUE, "a\ufffdb", "?"));
         assertThat(store.count("SELECT count(*) FROM nodes WHERE name = '" + SPAN_NAME.replace("'", "''") + "'"))
                 .isEqualTo(2);
-        assertThat(store.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('"
-                + String.join("', '", StoreProbe.RUN_TABLES) + "', 'import_log')"))
+        // Tables and, since V5, the views of the old tables' names.
+        assertThat(store.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public' "
+                + "AND table_name IN ('" + String.join("', '", StoreProbe.RUN_TABLES) + "', 'import_log')"))
                 .as("every table still there").isEqualTo(StoreProbe.RUN_TABLES.size() + 1);
+        assertThat(store.count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('"
+                + String.join("', '", StoreProbe.WRITTEN_TABLES) + "', 'import_log')"))
+                .as("every table a run is written to still there").isEqualTo(StoreProbe.WRITTEN_TABLES.size() + 1);
         assertThat(store.count("SELECT count(*) FROM runs")).isEqualTo(2);
     }
 

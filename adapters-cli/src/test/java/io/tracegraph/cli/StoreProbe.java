@@ -15,10 +15,14 @@ import java.util.Map;
 
 /** A test's direct JDBC view of the store the commands write: emptying it, counting, reading rows. */
 final class StoreProbe {
-    /** Every table a stored run writes to. */
+    /** Every table a stored run shows in (since V5, nodes, edges and the memory timeline and breakdown are views). */
     static final List<String> RUN_TABLES = List.of("runs", "nodes", "edges", "tensors", "gradients",
             "graph_summaries", "memory_summaries", "memory_devices", "memory_timeline", "memory_peak_breakdown",
             "health_issues");
+    /** Every table a stored run writes to (V5: the packs instead of the node, edge and memory rows). */
+    static final List<String> WRITTEN_TABLES = List.of("runs", "run_strings", "node_packs", "edge_packs",
+            "timeline_packs", "breakdown_packs", "path_packs", "tensors", "gradients", "graph_summaries",
+            "memory_summaries", "memory_devices", "health_issues");
 
     private final DatabaseConfig db;
 
@@ -35,12 +39,15 @@ final class StoreProbe {
     /** Migrates the store and removes every run and import log entry. */
     void empty() throws SQLException {
         Database.open(db).close();
-        execute("TRUNCATE " + String.join(", ", RUN_TABLES) + ", import_log");
+        execute("TRUNCATE " + String.join(", ", WRITTEN_TABLES) + ", import_log");
     }
 
     /** No row in any table a run is stored in. */
     void assertNoRunData() throws SQLException {
         for (String table : RUN_TABLES) {
+            assertThat(count("SELECT count(*) FROM " + table)).as(table).isZero();
+        }
+        for (String table : WRITTEN_TABLES) {
             assertThat(count("SELECT count(*) FROM " + table)).as(table).isZero();
         }
     }

@@ -25,6 +25,7 @@ final class BinaryCopyReader {
     private static final byte[][] KIND_BYTES = Arrays.stream(KINDS)
             .map(k -> k.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
     private static final int TEXT_OID = 25;
+    private static final int INT8_OID = 20;
 
     private final ByteBuffer data;
     private int fieldsLeft;
@@ -120,9 +121,54 @@ final class BinaryCopyReader {
         return values;
     }
 
+    /** The next field, a {@code bytea} as a view of the received bytes (null when NULL). */
+    ByteBuffer bytea() throws SQLException {
+        int length = field();
+        if (length < 0) {
+            return null;
+        }
+        ByteBuffer value = data.slice(data.position(), length);
+        data.position(data.position() + length);
+        return value;
+    }
+
+    /** The next field, a non-null {@code bigint[]} of at most one dimension without NULLs. */
+    long[] int8Array() throws SQLException {
+        long[] values = int8ArrayOrNull();
+        if (values == null) {
+            throw new SQLException("unexpected NULL array in the COPY stream");
+        }
+        return values;
+    }
+
+    /** The next field, a {@code bigint[]} of at most one dimension without NULLs (null when NULL). */
+    long[] int8ArrayOrNull() throws SQLException {
+        int n = arrayLength(INT8_OID, true);
+        if (n < 0) {
+            return null;
+        }
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (element() != 8) {
+                throw new SQLException("unexpected bigint length in the COPY stream");
+            }
+            values[i] = data.getLong();
+        }
+        return values;
+    }
+
+    /** The next field, a {@code text[]} of at most one dimension without NULLs (null when NULL). */
+    String[] textArrayOrNull() throws SQLException {
+        int n = arrayLength(TEXT_OID, true);
+        return n < 0 ? null : texts(n);
+    }
+
     /** The next field, a non-null {@code text[]} of at most one dimension without NULLs. */
     String[] textArray() throws SQLException {
-        int n = arrayLength(TEXT_OID);
+        return texts(arrayLength(TEXT_OID, false));
+    }
+
+    private String[] texts(int n) throws SQLException {
         String[] values = new String[n];
         for (int i = 0; i < n; i++) {
             int length = element();
@@ -170,9 +216,12 @@ final class BinaryCopyReader {
         return kinds;
     }
 
-    /** Reads an array field's header; returns its number of elements. */
-    private int arrayLength(int elementOid) throws SQLException {
+    /** Reads an array field's header; returns its number of elements (-1: NULL, when allowed). */
+    private int arrayLength(int elementOid, boolean nullable) throws SQLException {
         int length = field();
+        if (length < 0 && nullable) {
+            return -1;
+        }
         if (length < 12) {
             throw new SQLException(length < 0 ? "unexpected NULL array in the COPY stream"
                     : "unexpected array field length " + length + " in the COPY stream");

@@ -10,8 +10,8 @@ import org.postgresql.copy.CopyManager;
  * binary format spares the server from parsing numbers and arrays, which is most of its work on a
  * big import. Each value must match its column's type: {@link #int4} for {@code integer},
  * {@link #int8} for {@code bigint}, {@link #text}, {@link #bool}, {@link #float8},
- * {@link #int8Array} for {@code bigint[]}, {@link #int8Packed} for {@code bytea} of packed
- * integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a
+ * {@link #int8Array} for {@code bigint[]}, {@link #textArray} for {@code text[]}, {@link #int8Packed}
+ * for {@code bytea} of packed integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a
  * lone surrogate likewise.
  */
 final class CopyRows implements AutoCloseable {
@@ -19,6 +19,7 @@ final class CopyRows implements AutoCloseable {
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
         0, 0, 0, 0, 0, 0, 0, 0};
     private static final int INT8_OID = 20;
+    private static final int TEXT_OID = 25;
 
     private final CopyIn copy;
     private final short columns;
@@ -44,10 +45,60 @@ final class CopyRows implements AutoCloseable {
         if (value == null) {
             return nul();
         }
-        int n = value.length();
-        ensure(4 + n * 3);
+        ensure(4 + value.length() * 3);
         int lengthAt = field(0);
         int start = len;
+        utf8(value);
+        putInt(lengthAt, len - start);
+        return this;
+    }
+
+    /** A {@code text[]} of one dimension without NULLs (the empty array when empty). */
+    CopyRows textArray(String[] values) {
+        int lengthAt = arrayHeader(values.length, TEXT_OID);
+        for (String value : values) {
+            ensure(4 + value.length() * 3);
+            int elementAt = len;
+            len += 4;
+            utf8(value);
+            putInt(elementAt, len - elementAt - 4);
+        }
+        putInt(lengthAt, len - lengthAt - 4);
+        return this;
+    }
+
+    /** A {@code bigint[]} of one dimension without NULLs. */
+    CopyRows int8Array(long[] values) {
+        int lengthAt = arrayHeader(values.length, INT8_OID);
+        ensure(values.length * 12);
+        for (long value : values) {
+            putInt(len, 8);
+            len += 4;
+            putLong(value);
+        }
+        putInt(lengthAt, len - lengthAt - 4);
+        return this;
+    }
+
+    /** Starts an array field (its length patched by the caller); returns where its length goes. */
+    private int arrayHeader(int n, int elementOid) {
+        ensure(4 + 20);
+        int lengthAt = field(0);
+        putInt(len, n == 0 ? 0 : 1);
+        putInt(len + 4, 0);
+        putInt(len + 8, elementOid);
+        len += 12;
+        if (n > 0) {
+            putInt(len, n);
+            putInt(len + 4, 1);
+            len += 8;
+        }
+        return lengthAt;
+    }
+
+    /** Appends {@code value} as UTF-8 (room for 3 bytes a char ensured by the caller). */
+    private void utf8(String value) {
+        int n = value.length();
         for (int i = 0; i < n; i++) {
             char c = value.charAt(i);
             if (c < 0x80) {
@@ -73,8 +124,6 @@ final class CopyRows implements AutoCloseable {
                 buf[len++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        putInt(lengthAt, len - start);
-        return this;
     }
 
     /** A {@code bigint}. */
@@ -153,12 +202,17 @@ final class CopyRows implements AutoCloseable {
         return this;
     }
 
-    /** A {@code bytea}. */
-    CopyRows bytea(byte[] value) {
-        ensure(4 + value.length);
+    /** A {@code bytea}; a big one is sent as it is, without a copy into the buffer. */
+    CopyRows bytea(byte[] value) throws SQLException {
+        ensure(4 + Math.min(value.length, FLUSH_AT));
         field(value.length);
-        System.arraycopy(value, 0, buf, len, value.length);
-        len += value.length;
+        if (value.length >= FLUSH_AT) {
+            flush();
+            copy.writeToCopy(value, 0, value.length);
+        } else {
+            System.arraycopy(value, 0, buf, len, value.length);
+            len += value.length;
+        }
         return this;
     }
 

@@ -4,12 +4,14 @@ import static io.tracegraph.postgres.Reads.call;
 import static io.tracegraph.postgres.RunRows.NEWEST_FIRST;
 import static io.tracegraph.postgres.RunRows.OLDEST_FIRST;
 import static io.tracegraph.postgres.RunRows.instant;
-import static io.tracegraph.postgres.RunRows.pathStats;
 import static io.tracegraph.postgres.RunRows.runRef;
 
+import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.port.PathHistory;
 import io.tracegraph.domain.run.PathHistoryPoint;
+import io.tracegraph.domain.run.RunRef;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -19,8 +21,9 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
- * The PostgreSQL history of one semantic path across the stored runs: the path's nodes aggregated
- * per run, oldest first, in one snapshot (a repeatable-read transaction).
+ * The PostgreSQL history of one semantic path across the stored runs: the path's statistics in each
+ * run (V5 {@code path_packs}, found by hash with {@code run_path_figures()} in a few slices of each
+ * run's packs), oldest first, in one snapshot (a repeatable-read transaction).
  */
 final class JdbiPathHistory implements PathHistory {
     /** Newest runs searched for a path given by text whose names may contain {@code /}. */
@@ -43,11 +46,11 @@ final class JdbiPathHistory implements PathHistory {
                 return points;
             }
             // A name containing '/' (or an abbreviated path): find the path by its text in the newest runs.
-            var byText = h.createQuery("SELECT n.path_hash FROM (SELECT run_key, captured_at, "
-                    + "imported_at FROM runs" + (entrypoint == null ? "" : " WHERE entrypoint = :entrypoint")
+            var byText = h.createQuery("SELECT p.path_hash FROM (SELECT run_key, captured_at, imported_at FROM runs"
+                    + (entrypoint == null ? "" : " WHERE entrypoint = :entrypoint")
                     + " ORDER BY " + NEWEST_FIRST + " LIMIT :runs) r "
-                    + "CROSS JOIN LATERAL (SELECT path_hash FROM nodes n WHERE n.run_key = r.run_key "
-                    + "AND n.path = :path ORDER BY n.node_idx LIMIT 1) n "
+                    + "CROSS JOIN LATERAL (SELECT k.hashes[array_position(k.texts, :path)] AS path_hash "
+                    + "FROM path_packs k WHERE k.run_key = r.run_key) p WHERE p.path_hash IS NOT NULL "
                     + "ORDER BY r." + NEWEST_FIRST.replace(", ", ", r.") + " LIMIT 1")
                     .bind("runs", PATH_TEXT_RUNS)
                     .bind("path", text);
@@ -59,24 +62,34 @@ final class JdbiPathHistory implements PathHistory {
         }));
     }
 
+    /** The runs that have the path of {@code hash}, oldest first, with its text read once (a hash names one). */
     private static List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
         var query = h.createQuery("SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
-                + "r.entrypoint, p.* FROM runs r CROSS JOIN LATERAL ("
-                + "SELECT (array_agg(n.path ORDER BY n.node_idx))[1] AS path, :hash AS path_hash, "
-                + "(array_agg(n.kind ORDER BY n.node_idx))[1] AS kind, count(*) AS count, "
-                + "least(sum(n.self_time_ns), 9223372036854775807)::bigint AS self_time_ns, "
-                + "least(sum(n.total_time_ns), 9223372036854775807)::bigint AS total_time_ns, "
-                + "least(sum(n.bytes), 9223372036854775807)::bigint AS bytes, max(n.peak_bytes) AS peak_bytes "
-                + "FROM nodes n WHERE n.run_key = r.run_key AND n.path_hash = :hash) p "
-                + "WHERE p.count > 0" + (entrypoint == null ? "" : " AND r.entrypoint = :entrypoint")
+                + "r.entrypoint, f.* FROM path_packs k CROSS JOIN LATERAL run_path_figures(k.run_key, :hash) f "
+                + "JOIN runs r ON r.run_key = k.run_key"
+                + (entrypoint == null ? "" : " WHERE r.entrypoint = :entrypoint")
                 + " ORDER BY r." + OLDEST_FIRST.replace(", ", ", r."))
                 .bind("hash", hash);
         if (entrypoint != null) {
             query.bind("entrypoint", JdbiRunStore.clean(entrypoint));
         }
-        return query.map((rs, ctx) -> new PathHistoryPoint(runRef(rs), rs.getString("run_timestamp"),
-                        instant(rs, "captured_at"), instant(rs, "imported_at"), rs.getString("entrypoint"),
-                        pathStats(rs)))
-                .list();
+        List<Found> found = query.map((rs, ctx) -> new Found(runRef(rs), rs.getString("run_timestamp"),
+                instant(rs, "captured_at"), instant(rs, "imported_at"), rs.getString("entrypoint"),
+                rs.getInt("path_rank"), rs.getString("kind"), rs.getLong("count"), rs.getLong("self_time_ns"),
+                rs.getLong("total_time_ns"), rs.getLong("bytes"), rs.getLong("peak_bytes"))).list();
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        Found first = found.get(0);
+        String text = h.createQuery("SELECT texts[:rank + 1] FROM path_packs WHERE run_key = :key")
+                .bind("rank", first.rank()).bind("key", first.run().key()).mapTo(String.class).one();
+        return found.stream().map(f -> new PathHistoryPoint(f.run(), f.timestamp(), f.capturedAt(), f.importedAt(),
+                f.entrypoint(), new PathStats(text, hash, f.kind(), f.count(), f.self(), f.total(), f.bytes(),
+                        f.peak()))).toList();
+    }
+
+    /** One run's figures of the path, as the store found them. */
+    private record Found(RunRef run, String timestamp, Instant capturedAt, Instant importedAt, String entrypoint,
+            int rank, String kind, long count, long self, long total, long bytes, long peak) {
     }
 }

@@ -1,34 +1,23 @@
 package io.tracegraph.postgres;
 
-import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
-import io.tracegraph.domain.graph.GraphEdge;
-import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
-import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.graph.SlowSpan;
 import io.tracegraph.domain.graph.TensorRecord;
 import io.tracegraph.domain.health.Coverage;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.DeviceMemory;
-import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
-import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.port.RunStore;
 import io.tracegraph.domain.run.ImportLogEntry;
 import io.tracegraph.domain.run.KnownContent;
 import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
-import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.RunMeta;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -37,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -163,44 +153,8 @@ final class JdbiRunStore implements RunStore {
     private static void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
         ExecutionGraph g = run.graph();
         CopyManager copy = h.getConnection().unwrap(PGConnection.class).getCopyAPI();
-        SemanticPaths paths = SemanticPaths.of(g.spans());
-        try (CopyRows rows = CopyRows.open(copy, "nodes", "run_key, node_idx, id, parent_id, name, kind, depth, path, "
-                + "path_hash, start_ns, self_time_ns, total_time_ns, shape, dtype, device, bytes, peak_bytes, "
-                + "residual_bytes, storage_bytes")) {
-            List<GraphNode> nodes = g.spans();
-            for (int i = 0; i < nodes.size(); i++) {
-                GraphNode n = nodes.get(i);
-                rows.int8(key).int4(i).text(n.id()).text(n.parentId()).text(n.name()).text(wire(n.kind()))
-                        .int4(paths.depth(i)).text(paths.path(i)).int8(paths.hash(i)).int8(n.startNs())
-                        .int8(n.selfTimeNs()).int8(n.totalTimeNs()).int8Array(n.shape()).text(n.dtype())
-                        .text(n.device()).int8(n.bytes()).int8(n.peakBytes()).int8(n.residualBytes())
-                        .int8(n.storageBytes());
-                rows.endRow();
-            }
-            rows.finish();
-        }
-        List<PathStats> stats = PathStats.ofGraph(g.spans(), paths);
-        try (CopyRows rows = CopyRows.open(copy, "path_stats", "run_key, path_rank, path_hash, path, kind, count, "
-                + "self_time_ns, total_time_ns, bytes, peak_bytes")) {
-            for (int i = 0; i < stats.size(); i++) {
-                PathStats p = stats.get(i);
-                rows.int8(key).int4(i).int8(p.pathHash()).text(p.path()).text(p.kind()).int8(p.count())
-                        .int8(p.selfTimeNs()).int8(p.totalTimeNs()).int8(p.bytes()).int8(p.peakBytes());
-                rows.endRow();
-            }
-            rows.finish();
-        }
-        writePathColumns(copy, key, stats);
-        try (CopyRows rows = CopyRows.open(copy, "edges", "run_key, edge_idx, from_id, to_id, kind, duration_ns, label")) {
-            List<GraphEdge> edges = g.edges();
-            for (int i = 0; i < edges.size(); i++) {
-                GraphEdge e = edges.get(i);
-                rows.int8(key).int4(i).text(e.from()).text(e.to()).text(wire(e.kind())).int8(e.durationNs())
-                        .text(e.label());
-                rows.endRow();
-            }
-            rows.finish();
-        }
+        RunPacks packs = RunPacks.of(g);
+        writePacks(copy, key, packs);
         try (CopyRows rows = CopyRows.open(copy, "tensors", "run_key, tensor_idx, span_id, tensor_id, shape, dtype, "
                 + "device, requires_grad, storage_bytes, category")) {
             List<TensorRecord> tensors = g.tensors();
@@ -242,51 +196,49 @@ final class JdbiRunStore implements RunStore {
                 .execute();
     }
 
-    /** The same statistics as one row of packed columns in path order (V4), which set comparisons read. */
-    private static void writePathColumns(CopyManager copy, long key, List<PathStats> stats) throws SQLException {
-        int n = stats.size();
-        long[] hashes = new long[n];
-        String[] kinds = new String[n];
-        long[] counts = new long[n];
-        long[] self = new long[n];
-        long[] total = new long[n];
-        long[] bytes = new long[n];
-        long[] peak = new long[n];
-        for (int i = 0; i < n; i++) {
-            PathStats p = stats.get(i);
-            hashes[i] = p.pathHash();
-            kinds[i] = p.kind();
-            counts[i] = p.count();
-            self[i] = p.selfTimeNs();
-            total[i] = p.totalTimeNs();
-            bytes[i] = p.bytes();
-            peak[i] = p.peakBytes();
+    /** The SHA-256 of {@code values} as the path digests take them (8-byte big-endian integers). */
+    static byte[] sha256(long[] values) {
+        return RunPacks.sha256(values);
+    }
+
+    /** The run's packs (V5): one row per pack table, its strings first (sent while the columns are packed). */
+    private static void writePacks(CopyManager copy, long key, RunPacks packs) throws SQLException {
+        try (CopyRows rows = CopyRows.open(copy, "run_strings", "run_key, words, ids")) {
+            rows.int8(key).textArray(packs.words).textArray(packs.ids);
+            rows.endRow();
+            rows.finish();
         }
-        String kindLines = String.join("\n", kinds);
-        ByteBuffer digests = ByteBuffer.allocate(7 * 32);
-        digests.put(sha256(hashes)).put(sha256(kindLines.getBytes(StandardCharsets.UTF_8))).put(sha256(counts))
-                .put(sha256(self)).put(sha256(total)).put(sha256(bytes)).put(sha256(peak));
-        try (CopyRows rows = CopyRows.open(copy, "path_columns", "run_key, paths, path_hashes, kinds, counts, "
-                + "self_times_ns, total_times_ns, bytes, peak_bytes, digests")) {
-            rows.int8(key).int4(n).int8Packed(hashes).text(kindLines).int8Packed(counts).int8Packed(self)
-                    .int8Packed(total).int8Packed(bytes).int8Packed(peak).bytea(digests.array());
+        writePack(copy, key, "node_packs", "nodes, parents, names, kinds, paths, start_ns, self_times_ns, "
+                + "total_times_ns, shapes, dtypes, devices, bytes, peak_bytes, residual_bytes, storage_bytes", packs.nodes);
+        writePack(copy, key, "edge_packs", "edges, froms, tos, kinds, durations_ns, labels", packs.edges);
+        writePack(copy, key, "timeline_packs", "points, timestamps_ns, devices, live_bytes, heap_bytes, free_bytes, "
+                + "activation_bytes, gradient_bytes, optimizer_bytes, other_bytes, parameter_bytes", packs.timeline);
+        writePack(copy, key, "breakdown_packs", "allocations, tensor_ids, span_ids, op_names, bytes, shapes, dtypes, "
+                + "devices, categories", packs.breakdown);
+        try (CopyRows rows = CopyRows.open(copy, "path_packs", "run_key, paths, hashes, kinds, counts, self_times_ns, "
+                + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests")) {
+            RunPacks.Pack paths = Reads.join(packs.paths);
+            List<byte[]> c = paths.columns();
+            rows.int8(key).int4(paths.count()).int8Array(packs.pathHashes);
+            for (byte[] column : c) {
+                rows.bytea(column);
+            }
+            rows.textArray(packs.pathTexts).bytea(Reads.join(packs.pathDigests));
             rows.endRow();
             rows.finish();
         }
     }
 
-    /** The SHA-256 of {@code values} packed as path_columns packs them (8-byte big-endian integers). */
-    static byte[] sha256(long[] values) {
-        ByteBuffer packed = ByteBuffer.allocate(values.length * 8);
-        packed.asLongBuffer().put(values);
-        return sha256(packed.array());
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java has SHA-256", e);
+    private static void writePack(CopyManager copy, long key, String table, String columns,
+            CompletableFuture<RunPacks.Pack> packed) throws SQLException {
+        RunPacks.Pack pack = Reads.join(packed);
+        try (CopyRows rows = CopyRows.open(copy, table, "run_key, " + columns)) {
+            rows.int8(key).int4(pack.count());
+            for (byte[] column : pack.columns()) {
+                rows.bytea(column);
+            }
+            rows.endRow();
+            rows.finish();
         }
     }
 
@@ -310,37 +262,6 @@ final class JdbiRunStore implements RunStore {
             for (DeviceMemory d : memory.byDevice()) {
                 rows.int8(key).text(d.device()).int8(d.capacityBytes()).int8(d.peakBytes())
                         .int8(d.peakTimestampNs()).int8(d.allocCount()).int8(d.freeCount());
-                rows.endRow();
-            }
-            rows.finish();
-        }
-        try (CopyRows rows = CopyRows.open(copy, "memory_timeline", "run_key, point_idx, timestamp_ns, device, "
-                + "live_bytes, heap_bytes, free_bytes, activation_bytes, gradient_bytes, optimizer_bytes, other_bytes, "
-                + "parameter_bytes")) {
-            List<TimelinePoint> timeline = memory.timeline();
-            for (int i = 0, n = timeline.size(); i < n; i++) {
-                TimelinePoint p = timeline.get(i);
-                rows.int8(key).int4(i).int8(p.timestampNs()).text(p.device()).int8(p.liveBytes())
-                        .int8(p.heapBytes()).int8(p.freeBytes());
-                CategoryBytes c = p.byCategory();
-                for (MemoryCategory category : MemoryCategory.ordered()) {
-                    if (c.has(category)) {
-                        rows.int8(c.get(category));
-                    } else {
-                        rows.nul();
-                    }
-                }
-                rows.endRow();
-            }
-            rows.finish();
-        }
-        try (CopyRows rows = CopyRows.open(copy, "memory_peak_breakdown", "run_key, rank, tensor_id, span_id, op_name, "
-                + "bytes, shape, dtype, device, category")) {
-            List<LiveAllocation> breakdown = memory.peakBreakdown();
-            for (int i = 0; i < breakdown.size(); i++) {
-                LiveAllocation a = breakdown.get(i);
-                rows.int8(key).int4(i).text(a.tensorId()).text(a.spanId()).text(a.opName()).int8(a.bytes())
-                        .int8Array(a.shape()).text(a.dtype()).text(a.device()).text(wire(a.category()));
                 rows.endRow();
             }
             rows.finish();

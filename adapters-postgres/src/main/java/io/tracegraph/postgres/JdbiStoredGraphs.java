@@ -9,20 +9,14 @@ import static io.tracegraph.postgres.RunRows.category;
 import static io.tracegraph.postgres.RunRows.devices;
 import static io.tracegraph.postgres.RunRows.graphSummary;
 import static io.tracegraph.postgres.RunRows.header;
-import static io.tracegraph.postgres.RunRows.upper;
 
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
-import io.tracegraph.domain.graph.GraphEdgeKind;
 import io.tracegraph.domain.graph.GraphNode;
-import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.TensorRecord;
-import io.tracegraph.domain.memory.CategoryBytes;
-import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
-import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.port.StoredGraphs;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.trace.MemoryCategory;
@@ -30,19 +24,13 @@ import io.tracegraph.domain.trace.Shape;
 import io.tracegraph.postgres.RunRows.Header;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
@@ -52,17 +40,6 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  * and read in one snapshot (a repeatable-read transaction).
  */
 final class JdbiStoredGraphs implements StoredGraphs {
-    /** The category columns of memory_timeline, in category order. */
-    private static final String TIMELINE_CATEGORIES = Arrays.stream(MemoryCategory.ordered())
-            .map(c -> c.name().toLowerCase(Locale.ROOT) + "_bytes")
-            .reduce((a, b) -> a + ", " + b)
-            .orElseThrow();
-    /** The kinds by their stored (lower-case) names: hundreds of thousands of rows name one. */
-    private static final Map<String, GraphNodeKind> NODE_KINDS = Arrays.stream(GraphNodeKind.values())
-            .collect(Collectors.toUnmodifiableMap(k -> k.name().toLowerCase(Locale.ROOT), k -> k));
-    private static final Map<String, GraphEdgeKind> EDGE_KINDS = Arrays.stream(GraphEdgeKind.values())
-            .collect(Collectors.toUnmodifiableMap(k -> k.name().toLowerCase(Locale.ROOT), k -> k));
-
     private final Jdbi jdbi;
     private final int edgesApartFrom;
 
@@ -85,6 +62,9 @@ final class JdbiStoredGraphs implements StoredGraphs {
             }
             Header head = header.get();
             long key = run.key();
+            boolean packed = parts.contains(GraphPart.NODES) || parts.contains(GraphPart.EDGES)
+                    || parts.contains(GraphPart.MEMORY);
+            PackReads.Strings strings = packed ? PackReads.strings(h, key, true) : PackReads.Strings.NONE;
             // With the nodes, the edges are read at the same time on a connection of their own (a
             // stored run never changes; the count tells whether it was deleted meanwhile).
             boolean apart = parts.contains(GraphPart.NODES) && parts.contains(GraphPart.EDGES)
@@ -93,14 +73,15 @@ final class JdbiStoredGraphs implements StoredGraphs {
             try {
                 CompletableFuture<List<GraphEdge>> edgesApart = apart ? CompletableFuture.supplyAsync(() -> call(
                         () -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ,
-                                other -> edges(other, key, head))), reader) : null;
-                List<GraphNode> nodes = parts.contains(GraphPart.NODES) ? nodes(h, key, head) : List.of();
+                                other -> PackReads.edges(other, key, strings))), reader) : null;
+                List<GraphNode> nodes = parts.contains(GraphPart.NODES) ? PackReads.nodes(h, key, strings)
+                        : List.of();
                 List<GraphEdge> edges = apart ? join(edgesApart)
-                        : parts.contains(GraphPart.EDGES) ? edges(h, key, head) : List.of();
+                        : parts.contains(GraphPart.EDGES) ? PackReads.edges(h, key, strings) : List.of();
                 if (apart && edges.size() != head.stored().edgeCount()) {
                     throw gone(run);
                 }
-                return Optional.of(graph(h, key, head, parts, nodes, edges));
+                return Optional.of(graph(h, key, head, parts, strings, nodes, edges));
             } finally {
                 if (reader != null) {
                     reader.shutdownNow();
@@ -110,45 +91,16 @@ final class JdbiStoredGraphs implements StoredGraphs {
     }
 
     /** The graph of {@code nodes} and {@code edges} with the other {@code parts} read through {@code h}. */
-    private static ExecutionGraph graph(Handle h, long key, Header head, Set<GraphPart> parts, List<GraphNode> nodes,
-            List<GraphEdge> edges) {
+    private static ExecutionGraph graph(Handle h, long key, Header head, Set<GraphPart> parts,
+            PackReads.Strings strings, List<GraphNode> nodes, List<GraphEdge> edges) throws SQLException {
         List<TensorRecord> tensors = parts.contains(GraphPart.TENSORS) ? tensors(h, key) : List.of();
         List<GradientRecord> gradients = parts.contains(GraphPart.GRADIENTS) ? RunRows.gradients(h, key) : List.of();
         GraphSummary summary = graphSummary(h, key, head);
         MemoryProfile memory = parts.contains(GraphPart.MEMORY)
-                ? new MemoryProfile(summary.memory(), timeline(h, key), peakBreakdown(h, key), devices(h, key))
+                ? new MemoryProfile(summary.memory(), PackReads.timeline(h, key, strings),
+                        PackReads.peakBreakdown(h, key, strings), devices(h, key))
                 : new MemoryProfile(summary.memory(), List.of(), List.of(), List.of());
         return new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients, summary, memory);
-    }
-
-    private static List<GraphNode> nodes(Handle h, long key, Header head) {
-        List<GraphNode> nodes = new ArrayList<>(capacity(head.stored().nodeCount()));
-        h.createQuery("SELECT id, parent_id, name, kind, start_ns, self_time_ns, total_time_ns, shape, dtype, "
-                + "device, bytes, peak_bytes, residual_bytes, storage_bytes FROM nodes WHERE run_key = :key "
-                + "ORDER BY node_idx")
-                .bind("key", key)
-                .setFetchSize(FETCH_SIZE)
-                .map((rs, ctx) -> new GraphNode(rs.getString("id"), rs.getString("parent_id"),
-                        rs.getString("name"), nodeKind(rs.getString("kind")), rs.getLong("start_ns"),
-                        rs.getLong("self_time_ns"), rs.getLong("total_time_ns"), shape(rs, "shape"),
-                        rs.getString("dtype"), rs.getString("device"), rs.getLong("bytes"),
-                        rs.getLong("peak_bytes"), rs.getLong("residual_bytes"),
-                        rs.getObject("storage_bytes", Long.class)))
-                .forEach(nodes::add);
-        return nodes;
-    }
-
-    private static List<GraphEdge> edges(Handle h, long key, Header head) {
-        List<GraphEdge> edges = new ArrayList<>(capacity(head.stored().edgeCount()));
-        h.createQuery("SELECT from_id, to_id, kind, duration_ns, label FROM edges WHERE run_key = :key "
-                + "ORDER BY edge_idx")
-                .bind("key", key)
-                .setFetchSize(FETCH_SIZE)
-                .map((rs, ctx) -> new GraphEdge(rs.getString("from_id"), rs.getString("to_id"),
-                        edgeKind(rs.getString("kind")), rs.getLong("duration_ns"),
-                        rs.getString("label")))
-                .forEach(edges::add);
-        return edges;
     }
 
     private static List<TensorRecord> tensors(Handle h, long key) {
@@ -163,42 +115,6 @@ final class JdbiStoredGraphs implements StoredGraphs {
                 .list();
     }
 
-    private static List<TimelinePoint> timeline(Handle h, long key) {
-        return h.createQuery("SELECT timestamp_ns, device, live_bytes, heap_bytes, free_bytes, "
-                + TIMELINE_CATEGORIES + " FROM memory_timeline WHERE run_key = :key ORDER BY point_idx")
-                .bind("key", key)
-                .setFetchSize(FETCH_SIZE)
-                .map((rs, ctx) -> new TimelinePoint(rs.getLong("timestamp_ns"), rs.getString("device"),
-                        rs.getLong("live_bytes"), rs.getLong("heap_bytes"), rs.getLong("free_bytes"),
-                        timelineCategories(rs)))
-                .list();
-    }
-
-    private static List<LiveAllocation> peakBreakdown(Handle h, long key) {
-        return h.createQuery("SELECT tensor_id, span_id, op_name, bytes, shape, dtype, device, category "
-                + "FROM memory_peak_breakdown WHERE run_key = :key ORDER BY rank")
-                .bind("key", key)
-                .setFetchSize(FETCH_SIZE)
-                .map((rs, ctx) -> new LiveAllocation(rs.getString("tensor_id"), rs.getString("span_id"),
-                        rs.getString("op_name"), rs.getLong("bytes"), shape(rs, "shape"), rs.getString("dtype"),
-                        rs.getString("device"), category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
-                .list();
-    }
-
-    private static int capacity(long count) {
-        return (int) Math.min(Math.max(count, 0), Integer.MAX_VALUE - 8);
-    }
-
-    private static GraphNodeKind nodeKind(String wire) {
-        GraphNodeKind kind = NODE_KINDS.get(wire);
-        return kind != null ? kind : GraphNodeKind.OTHER;
-    }
-
-    private static GraphEdgeKind edgeKind(String wire) {
-        GraphEdgeKind kind = EDGE_KINDS.get(wire);
-        return kind != null ? kind : GraphEdgeKind.valueOf(upper(wire));
-    }
-
     private static Shape shape(ResultSet rs, String column) throws SQLException {
         java.sql.Array array = rs.getArray(column);
         if (array == null) {
@@ -210,18 +126,6 @@ final class JdbiStoredGraphs implements StoredGraphs {
             values[i] = dims[i];
         }
         return Shape.of(values);
-    }
-
-    /** A timeline point's categories: the columns that are not NULL. */
-    private static CategoryBytes timelineCategories(ResultSet rs) throws SQLException {
-        Map<MemoryCategory, Long> present = new EnumMap<>(MemoryCategory.class);
-        for (MemoryCategory category : MemoryCategory.ordered()) {
-            long bytes = rs.getLong(category.name().toLowerCase(Locale.ROOT) + "_bytes");
-            if (!rs.wasNull()) {
-                present.put(category, bytes);
-            }
-        }
-        return CategoryBytes.of(present);
     }
 
     @Override

@@ -2,21 +2,46 @@ package io.tracegraph.postgres;
 
 import io.tracegraph.domain.compare.PathColumns;
 import io.tracegraph.domain.compare.PathStats;
+import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import org.jdbi.v3.core.Handle;
 
 /**
- * A run's path statistics as stored at import (V4 {@code path_columns}: aggregated as
+ * A run's path statistics as stored at import (V5 {@code path_packs}: aggregated as
  * {@link PathStats#ofGraph} aggregates a graph's nodes), in path order, without their texts: one
  * row of packed columns, read with binary COPY (the key is a number of ours, not user input: it
  * is formatted into the statement, which COPY needs). A run without paths may have no row.
  */
-record PackedPaths(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total,
-        long[] bytes, long[] peak) {
+final class PackedPaths {
     private static final PackedPaths NONE = new PackedPaths(new long[0], new String[0], new long[0], new long[0],
-            new long[0], new long[0], new long[0]);
-    private static final String[] COLUMNS = {"path_hashes", "kinds", "counts", "self_times_ns", "total_times_ns",
+            new long[0], new long[0], new long[0], null, null);
+    /** The columns in the order of their digests. */
+    private static final String[] COLUMNS = {"hashes", "kinds", "counts", "self_times_ns", "total_times_ns",
         "bytes", "peak_bytes"};
+
+    private final long[] hashes;
+    private final String[] kinds;
+    private final long[] counts;
+    private final long[] self;
+    private final long[] total;
+    private final long[] bytes;
+    private final long[] peak;
+    /** total_times_ns and peak_bytes as sent, until their references (self times, bytes) are known. */
+    private final ByteBuffer pendingTotal;
+    private final ByteBuffer pendingPeak;
+
+    private PackedPaths(long[] hashes, String[] kinds, long[] counts, long[] self, long[] total, long[] bytes,
+            long[] peak, ByteBuffer pendingTotal, ByteBuffer pendingPeak) {
+        this.hashes = hashes;
+        this.kinds = kinds;
+        this.counts = counts;
+        this.self = self;
+        this.total = total;
+        this.bytes = bytes;
+        this.peak = peak;
+        this.pendingTotal = pendingTotal;
+        this.pendingPeak = pendingPeak;
+    }
 
     /**
      * Reads run {@code key}'s row. Its columns equal to those of run {@code like} (the first run of
@@ -27,19 +52,16 @@ record PackedPaths(long[] hashes, String[] kinds, long[] counts, long[] self, lo
     static PackedPaths read(Handle h, long key, long like) throws SQLException {
         StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
         for (int c = 0; c < COLUMNS.length; c++) {
-            if (key == like) {
-                query.append(", p.").append(COLUMNS[c]);
-            } else {
-                // By their digests (V4): a column equal to the other run's is not even read.
-                String digest = "(p.digests, " + (1 + 32 * c) + ", 32)";
-                query.append(", CASE WHEN substr").append(digest).append(" = substr")
-                        .append(digest.replace("p.", "l.")).append(" THEN NULL ELSE p.").append(COLUMNS[c])
-                        .append(" END");
+            query.append(", ").append(unlessAlike(key, like, c, "p." + COLUMNS[c]));
+            if (COLUMNS[c].equals("kinds")) {
+                // The kinds are references to the run's words: those come with them.
+                query.append(", ").append(unlessAlike(key, like, c,
+                        "(SELECT s.words FROM run_strings s WHERE s.run_key = p.run_key)"));
             }
         }
-        query.append(" FROM path_columns p");
+        query.append(" FROM path_packs p");
         if (key != like) {
-            query.append(" LEFT JOIN path_columns l ON l.run_key = ").append(like);
+            query.append(" LEFT JOIN path_packs l ON l.run_key = ").append(like);
         }
         query.append(" WHERE p.run_key = ").append(key).append(") TO STDOUT (FORMAT binary)");
         BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), query.toString());
@@ -47,16 +69,66 @@ record PackedPaths(long[] hashes, String[] kinds, long[] counts, long[] self, lo
             return NONE;
         }
         int n = copy.int4();
-        return new PackedPaths(copy.int8Packed(n), copy.kindLines(n), copy.int8Packed(n), copy.int8Packed(n),
-                copy.int8Packed(n), copy.int8Packed(n), copy.int8Packed(n));
+        long[] hashes = copy.int8ArrayOrNull();
+        ByteBuffer kindRefs = copy.bytea();
+        String[] words = copy.textArrayOrNull();
+        long[] counts = unpack(copy.bytea(), null);
+        long[] self = unpack(copy.bytea(), null);
+        ByteBuffer total = copy.bytea();
+        long[] bytes = unpack(copy.bytea(), null);
+        ByteBuffer peak = copy.bytea();
+        String[] kinds = null;
+        if (kindRefs != null) {
+            long[] refs = Packing.unpack(kindRefs, null);
+            kinds = new String[refs.length];
+            for (int i = 0; i < refs.length; i++) {
+                kinds[i] = words[(int) refs[i]];
+            }
+        }
+        PackedPaths sent = new PackedPaths(hashes, kinds, counts, self, self == null ? null : unpack(total, self),
+                bytes, bytes == null ? null : unpack(peak, bytes), self == null ? total : null,
+                bytes == null ? peak : null);
+        sent.requireLength(n);
+        return sent;
+    }
+
+    /** {@code column} unless its digest equals that of run {@code like}'s (then NULL, not even read). */
+    private static String unlessAlike(long key, long like, int column, String value) {
+        if (key == like) {
+            return value;
+        }
+        String digest = "(p.digests, " + (1 + 32 * column) + ", 32)";
+        return "CASE WHEN substr" + digest + " = substr" + digest.replace("p.", "l.") + " THEN NULL ELSE " + value
+                + " END";
+    }
+
+    private static long[] unpack(ByteBuffer packed, long[] reference) {
+        return packed == null ? null : Packing.unpack(packed, reference);
+    }
+
+    private void requireLength(int n) throws SQLException {
+        for (long[] column : new long[][] {hashes, counts, self, total, bytes, peak}) {
+            if (column != null && column.length != n) {
+                throw new SQLException("a packed path column of " + column.length + " values for " + n + " paths");
+            }
+        }
+        if (kinds != null && kinds.length != n) {
+            throw new SQLException("packed path kinds of " + kinds.length + " values for " + n + " paths");
+        }
     }
 
     /** These columns, those not sent taken from {@code first} (the run they equal, shared). */
     PackedPaths like(PackedPaths first) {
+        long[] s = self != null ? self : first.self;
+        long[] b = bytes != null ? bytes : first.bytes;
         return new PackedPaths(hashes != null ? hashes : first.hashes, kinds != null ? kinds : first.kinds,
-                counts != null ? counts : first.counts, self != null ? self : first.self,
-                total != null ? total : first.total, bytes != null ? bytes : first.bytes,
-                peak != null ? peak : first.peak);
+                counts != null ? counts : first.counts, s,
+                total != null ? total : pendingTotal != null ? Packing.unpack(pendingTotal, s) : first.total, b,
+                peak != null ? peak : pendingPeak != null ? Packing.unpack(pendingPeak, b) : first.peak, null, null);
+    }
+
+    long[] hashes() {
+        return hashes;
     }
 
     /** The statistics, {@code texts[i]} naming path {@code i}. */

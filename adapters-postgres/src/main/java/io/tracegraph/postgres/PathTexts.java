@@ -4,9 +4,7 @@ import static io.tracegraph.postgres.Reads.gone;
 
 import io.tracegraph.domain.run.RunRef;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
@@ -27,11 +25,10 @@ final class PathTexts {
         this.texts = texts;
     }
 
-    /** A run's path texts in path order (V3 {@code path_stats}), as one array. */
+    /** A run's path texts in path order (V5 {@code path_packs}), as one array. */
     static String[] read(Handle h, RunRef run) throws SQLException {
-        BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT coalesce(array_agg(path "
-                + "ORDER BY path_rank), '{}') FROM path_stats WHERE run_key = " + run.key()
-                + ") TO STDOUT (FORMAT binary)");
+        BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT texts FROM path_packs "
+                + "WHERE run_key = " + run.key() + ") TO STDOUT (FORMAT binary)");
         return copy.nextRow() ? copy.textArray() : new String[0];
     }
 
@@ -63,23 +60,27 @@ final class PathTexts {
 
     /** Fills in the texts {@link #known} left null, from {@code run}'s paths in the store. */
     void probe(Handle h, RunRef run, long[] wanted, String[] found) {
-        List<Long> unknown = new ArrayList<>();
-        for (int i = 0; i < found.length; i++) {
-            if (found[i] == null) {
-                unknown.add(wanted[i]);
-            }
+        boolean unknown = false;
+        for (String text : found) {
+            unknown |= text == null;
         }
-        if (unknown.isEmpty()) {
+        if (!unknown) {
             return;
         }
-        // Few: probe them; many: read the run's texts whole.
-        var query = unknown.size() * 4 < wanted.length
-                ? h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key "
-                        + "AND path_hash = ANY(:missing)").bindArray("missing", Long.class, unknown)
-                : h.createQuery("SELECT path_hash, path FROM path_stats WHERE run_key = :key");
-        query.bind("key", run.key())
-                .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
-                .forEach(text -> probed.putIfAbsent(text.getKey(), text.getValue()));
+        // The run's texts whole, beside their hashes: one packed row, however many are unknown.
+        try {
+            BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), "COPY (SELECT hashes, texts "
+                    + "FROM path_packs WHERE run_key = " + run.key() + ") TO STDOUT (FORMAT binary)");
+            if (copy.nextRow()) {
+                long[] hashes = copy.int8Array();
+                String[] texts = copy.textArray();
+                for (int i = 0; i < hashes.length && i < texts.length; i++) {
+                    probed.putIfAbsent(hashes[i], texts[i]);
+                }
+            }
+        } catch (SQLException e) {
+            throw DatabaseException.wrap(e);
+        }
         for (int i = 0; i < found.length; i++) {
             if (found[i] == null) {
                 found[i] = probed.get(wanted[i]);

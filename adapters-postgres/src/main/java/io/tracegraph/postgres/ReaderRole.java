@@ -18,14 +18,19 @@ import org.postgresql.PGConnection;
  * sessions, reading other sessions' queries and switching roles are all refused by the server.
  *
  * <p>The role is read-only by default ({@code default_transaction_read_only}), may spill at most
- * {@link #TEMP_FILE_LIMIT} of temporary files per session, and gets {@code SELECT} on every table
- * and view in {@code public}, now and (default privileges) on those the store's owner creates
- * later, so new migrations need no grants of their own.
+ * {@link #TEMP_FILE_LIMIT} of temporary files per session, sorts and hashes in {@link #WORK_MEM},
+ * and gets {@code SELECT} on every table and view in {@code public}, now and (default privileges)
+ * on those the store's owner creates later, so new migrations need no grants of their own.
  */
 final class ReaderRole {
     static final String NAME = "tracegraph_reader";
     /** Temporary files one query may write (sorts and hashes that spill): a runaway query's disk use. */
     static final String TEMP_FILE_LIMIT = "1GB";
+    /**
+     * Memory a sort or hash of one query may take before it spills: aggregating the paths of ten
+     * runs (docs/sql.md) fits in it instead of spilling tens of MB in batches.
+     */
+    static final String WORK_MEM = "64MB";
     private static final int CONNECTION_LIMIT = 20;
 
     private ReaderRole() {
@@ -47,6 +52,7 @@ final class ReaderRole {
                     + "NOREPLICATION NOBYPASSRLS CONNECTION LIMIT " + CONNECTION_LIMIT);
             s.execute("ALTER ROLE " + NAME + " SET default_transaction_read_only = on");
             s.execute("ALTER ROLE " + NAME + " SET temp_file_limit = '" + TEMP_FILE_LIMIT + "'");
+            s.execute("ALTER ROLE " + NAME + " SET work_mem = '" + WORK_MEM + "'");
             s.execute("DO $$ BEGIN EXECUTE format('GRANT CONNECT ON DATABASE %I TO " + NAME
                     + "', current_database()); END $$");
             s.execute("GRANT USAGE ON SCHEMA public TO " + NAME);

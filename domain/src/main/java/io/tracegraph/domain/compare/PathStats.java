@@ -1,10 +1,12 @@
 package io.tracegraph.domain.compare;
 
 import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.trace.CodePointOrder;
 import io.tracegraph.domain.trace.Saturating;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -70,9 +72,10 @@ public record PathStats(
         for (PathStats occurrence : occurrences) {
             byHash.merge(occurrence.pathHash, occurrence, PathStats::plus);
         }
-        List<PathStats> merged = new ArrayList<>(byHash.values());
-        merged.sort(BY_PATH);
-        return List.copyOf(merged);
+        // Hashes are distinct, so the order is total and a parallel sort gives the same list.
+        PathStats[] merged = byHash.values().toArray(new PathStats[0]);
+        Arrays.parallelSort(merged, BY_PATH);
+        return List.of(merged);
     }
 
     /** The per-path statistics of a graph's nodes, keyed by their semantic paths, in path order. */
@@ -83,9 +86,13 @@ public record PathStats(
     /** {@link #ofGraph(List)} with the nodes' semantic paths already worked out. */
     public static List<PathStats> ofGraph(List<GraphNode> nodes, SemanticPaths paths) {
         List<PathStats> occurrences = new ArrayList<>(nodes.size());
+        String[] kinds = new String[GraphNodeKind.values().length];
+        for (GraphNodeKind kind : GraphNodeKind.values()) {
+            kinds[kind.ordinal()] = kind.name().toLowerCase(Locale.ROOT);
+        }
         for (int i = 0; i < nodes.size(); i++) {
             GraphNode node = nodes.get(i);
-            occurrences.add(of(paths.path(i), paths.hash(i), node.kind().name().toLowerCase(Locale.ROOT),
+            occurrences.add(of(paths.path(i), paths.hash(i), kinds[node.kind().ordinal()],
                     node.selfTimeNs(), node.totalTimeNs(), node.bytes(), node.peakBytes()));
         }
         return aggregate(occurrences);
