@@ -59,8 +59,7 @@ class BundleImportIT {
     @BeforeEach
     void emptyStore() throws SQLException {
         Database.open(db).close();
-        sql("TRUNCATE runs, nodes, edges, tensors, gradients, graph_summaries, memory_summaries, memory_devices, "
-                + "memory_timeline, memory_peak_breakdown, health_issues, import_log");
+        sql("TRUNCATE " + String.join(", ", StoreProbe.WRITTEN_TABLES) + ", import_log");
     }
 
     @Test
