@@ -440,6 +440,7 @@ public final class ImportTraces {
         Map<String, String> tags = new HashMap<>(meta.tags());
         tags.putAll(extra);
         return new RunMeta(meta.runId(), meta.correlationId(), meta.entrypoint(), meta.phase(), meta.timestamp(),
-                meta.captureStep(), meta.warmupSteps(), meta.device(), meta.timingMode(), tags, meta.candleVersion());
+                meta.captureStep(), meta.warmupSteps(), meta.device(), meta.timingMode(), tags, meta.candleVersion(),
+                meta.measuredRegionDeviceSynchronized(), meta.captureContract(), meta.comparisonIdentity());
     }
 }
