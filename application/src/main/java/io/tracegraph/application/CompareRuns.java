@@ -1,7 +1,9 @@
 package io.tracegraph.application;
 
+import io.tracegraph.domain.compare.NonFiniteGrowth;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,10 +18,19 @@ public final class CompareRuns {
         }
     }
 
-    /** The two runs compared. */
-    public record Result(RunComparison comparison) {
+    /**
+     * The two runs compared; {@code nonFiniteGrowth}: the tensor labels whose non-finite count grew
+     * from base to candidate (trace/10 tensor statistics), largest growth first.
+     */
+    public record Result(RunComparison comparison, List<NonFiniteGrowth> nonFiniteGrowth) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
+            nonFiniteGrowth = List.copyOf(nonFiniteGrowth);
+        }
+
+        /** Two runs without growth of non-finite values. */
+        public Result(RunComparison comparison) {
+            this(comparison, List.of());
         }
     }
 
@@ -33,7 +44,8 @@ public final class CompareRuns {
         try {
             RunFacts base = complete(sources.facts(command.base()), command.base());
             RunFacts candidate = complete(sources.facts(command.candidate()), command.candidate());
-            return Outcome.done(new Result(RunComparison.compare(base, candidate)));
+            return Outcome.done(new Result(RunComparison.compare(base, candidate),
+                    NonFiniteGrowth.between(base.tensorStats(), candidate.tensorStats())));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

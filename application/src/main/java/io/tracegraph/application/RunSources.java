@@ -13,6 +13,7 @@ import io.tracegraph.domain.run.RunListing;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.run.RunResolution;
 import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.trace.ComparisonIdentity;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -28,13 +29,17 @@ import java.util.regex.Pattern;
  * Where the use cases find runs (built by the composition root from the ports, and handed to
  * each use case that needs it; only they call it). Turns what a person typed into runs: a run_id, an unambiguous prefix,
  * {@code latest}, {@code latest~N}, or a trace file (read and built without the store); for sets
- * also {@code tag:K=V}, comma-separated lists and ranges such as {@code latest~9..latest}. The
+ * also {@code tag:K=V}, {@code identity:MEMBER=VALUE} (a comparison identity member, e.g.
+ * {@code identity:model_id=llama}; {@code model} for {@code model_id}), comma-separated lists and ranges such as {@code latest~9..latest}. The
  * store is asked only when a reference needs it. A reference that names no run, or a trace that is
  * rejected, ends the question with a {@link Rejection}, which the use case returns as its
  * {@link Outcome.Rejected}.
  */
 public final class RunSources {
     /** Nine digits at most, as the store reads {@code latest~N}: a longer N names no range. */
+    /** A set of the stored runs of one comparison identity member's value: {@code identity:model_id=tinygpt}. */
+    static final String IDENTITY = "identity:";
+
     private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d{1,9}))?\\.\\.latest(?:~(\\d{1,9}))?");
 
     /** The input names no run, or a trace it names is rejected: the message says which. */
@@ -64,7 +69,8 @@ public final class RunSources {
     /** Whether {@code spec} names a set of runs (a list, {@code tag:K=V} or a range) rather than one run. */
     static boolean isSet(String spec) {
         String s = spec.strip();
-        return s.contains(",") || (s.startsWith("tag:") && s.indexOf('=') > 4) || RANGE.matcher(s).matches();
+        return s.contains(",") || (s.startsWith("tag:") && s.indexOf('=') > 4)
+                || (s.startsWith(IDENTITY) && s.indexOf('=') > IDENTITY.length()) || RANGE.matcher(s).matches();
     }
 
     LocalTraces files() {
@@ -166,6 +172,18 @@ public final class RunSources {
                     throw new Rejection("no stored run has tag " + p.substring(4));
                 }
                 runs.forEach(r -> stored.add(r.run()));
+            } else if (p.startsWith(IDENTITY) && p.indexOf('=') > IDENTITY.length()) {
+                int eq = p.indexOf('=');
+                String name = p.substring(IDENTITY.length(), eq);
+                String member = ComparisonIdentity.memberNamed(name).orElseThrow(() -> new Rejection("`" + name
+                        + "` is not a comparison identity member (" + String.join(", ", ComparisonIdentity.MEMBERS)
+                        + ")"));
+                List<RunListing> runs = catalog.runs(RunFilter.all().withLimit(100_000)
+                        .withIdentity(Map.of(member, p.substring(eq + 1))));
+                if (runs.isEmpty()) {
+                    throw new Rejection("no stored run has comparison identity " + member + "=" + p.substring(eq + 1));
+                }
+                runs.forEach(r -> stored.add(r.run()));
             } else if (range.matches()) {
                 int a = range.group(1) == null ? 0 : Integer.parseInt(range.group(1));
                 int b = range.group(2) == null ? 0 : Integer.parseInt(range.group(2));
@@ -203,7 +221,8 @@ public final class RunSources {
     static RunFacts factsOf(String runId, ExecutionGraph graph) {
         List<GradientFact> gradients = graph.gradients().stream().map(GradientFact::of).toList();
         return new RunFacts(runId, graph.summary().totalMs(), graph.summary().memory().peakBytes(),
-                PathStats.ofGraph(graph.spans()), gradients);
+                PathStats.ofGraph(graph.spans()), gradients, graph.outcome(),
+                graph.capture() == null ? null : graph.capture().identity(), graph.tensorStats(), graph.deviceTimeNs());
     }
 
     static String describe(RunResolution resolution) {

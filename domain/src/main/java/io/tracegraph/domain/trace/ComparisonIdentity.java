@@ -79,6 +79,35 @@ public record ComparisonIdentity(
     }
 
     /**
+     * The first of the {@link #CONDITIONS} in which {@code other} differs from this identity, in
+     * {@link #CONDITIONS} order; empty when the two runs were captured under the same conditions.
+     */
+    public Optional<String> firstDifference(ComparisonIdentity other) {
+        Map<String, String> mine = members();
+        Map<String, String> theirs = other.members();
+        for (String member : CONDITIONS) {
+            if (!Objects.equals(mine.get(member), theirs.get(member))) {
+                return Optional.of(member);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The member of {@link #MEMBERS} that {@code name} means: the trace's spelling, or one without its
+     * {@code _id} suffix ({@code model} for {@code model_id}); empty when it names none.
+     */
+    public static Optional<String> memberNamed(String name) {
+        if (MEMBERS.contains(name)) {
+            return Optional.of(name);
+        }
+        if (MEMBERS.contains(name + "_id")) {
+            return Optional.of(name + "_id");
+        }
+        return Optional.empty();
+    }
+
+    /**
      * The members with their values as text (numbers in decimal), in {@link #MEMBERS} order; the
      * optional members that are not declared are left out.
      */
