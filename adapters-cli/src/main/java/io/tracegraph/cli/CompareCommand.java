@@ -137,6 +137,9 @@ final class CompareCommand implements Callable<Integer> {
                 CompareRuns.Result compared = InputRejected.valueOf(cases.compareRuns().compare(
                         new CompareRuns.Command(runs.get(0), runs.get(1))));
                 report = ComparisonReports.runs(compared, limit);
+                if (!compared.failedLeftOut().isEmpty()) {
+                    services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
+                }
                 if (rendering.format() == Format.MARKDOWN) {
                     forPeople = ComparisonMarkdown.runs(compared.comparison(), limit)
                             + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), true);

@@ -120,6 +120,18 @@ class FailedCaptureCommandIT {
                     .contains(REASON);
         }
         assertThat(cli("compare", "base-0", "cand-0").status()).isEqualTo(ExitCode.OK);
+
+        // latest and latest~N count complete runs: the newest, failed, run is passed over and named.
+        CliRun latest = cli("compare", "latest~1", "latest", "--format", "json");
+        assertThat(latest.status()).as(latest.err()).isEqualTo(ExitCode.OK);
+        assertThat(latest.err()).contains("1 failed run left out: cand-failed");
+        JsonNode pair = JSON.readTree(latest.out());
+        assertThat(pair.get("candidate").asText()).isNotEqualTo("cand-failed");
+        assertThat(pair.get("base").asText()).isNotEqualTo("cand-failed");
+        assertThat(pair.get("failed_runs_left_out").asText()).isEqualTo("cand-failed");
+        CliRun tooFar = cli("compare", "latest~6", "latest");
+        assertThat(tooFar.status()).isEqualTo(ExitCode.REJECTED);
+        assertThat(tooFar.err()).contains("`latest~6` names no run: 6 complete runs are stored (and 1 failed)");
     }
 
     /** The rows of the table {@code name} of a JSON report (an array of objects). */

@@ -3,8 +3,10 @@ package io.tracegraph.application;
 import io.tracegraph.domain.compare.NonFiniteGrowth;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Use case: two runs compared span by span (matched by semantic path), with their total time,
@@ -20,17 +22,20 @@ public final class CompareRuns {
 
     /**
      * The two runs compared; {@code nonFiniteGrowth}: the tensor labels whose non-finite count grew
-     * from base to candidate (trace/10 tensor statistics), largest growth first.
+     * from base to candidate (trace/10 tensor statistics), largest growth first; {@code failedLeftOut}:
+     * the failed runs that {@code latest} or {@code latest~N} passed over (they count complete runs).
      */
-    public record Result(RunComparison comparison, List<NonFiniteGrowth> nonFiniteGrowth) {
+    public record Result(RunComparison comparison, List<NonFiniteGrowth> nonFiniteGrowth,
+            List<String> failedLeftOut) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
             nonFiniteGrowth = List.copyOf(nonFiniteGrowth);
+            failedLeftOut = List.copyOf(failedLeftOut);
         }
 
-        /** Two runs without growth of non-finite values. */
+        /** Two runs without growth of non-finite values, no failed run passed over. */
         public Result(RunComparison comparison) {
-            this(comparison, List.of());
+            this(comparison, List.of(), List.of());
         }
     }
 
@@ -42,10 +47,11 @@ public final class CompareRuns {
 
     public Outcome<Result> compare(Command command) {
         try {
-            RunFacts base = complete(sources.facts(command.base()), command.base());
-            RunFacts candidate = complete(sources.facts(command.candidate()), command.candidate());
+            Set<String> skipped = new LinkedHashSet<>();
+            RunFacts base = complete(sources.completeFacts(command.base(), skipped), command.base());
+            RunFacts candidate = complete(sources.completeFacts(command.candidate(), skipped), command.candidate());
             return Outcome.done(new Result(RunComparison.compare(base, candidate),
-                    NonFiniteGrowth.between(base.tensorStats(), candidate.tensorStats())));
+                    NonFiniteGrowth.between(base.tensorStats(), candidate.tensorStats()), List.copyOf(skipped)));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

@@ -15,6 +15,7 @@ import io.tracegraph.domain.run.RunResolution;
 import io.tracegraph.domain.run.RunSummary;
 import io.tracegraph.domain.trace.ComparisonIdentity;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +41,7 @@ public final class RunSources {
     /** A set of the stored runs of one comparison identity member's value: {@code identity:model_id=tinygpt}. */
     static final String IDENTITY = "identity:";
 
+    private static final Pattern LATEST = Pattern.compile("latest(?:~(\\d{1,9}))?");
     private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d{1,9}))?\\.\\.latest(?:~(\\d{1,9}))?");
 
     /** The input names no run, or a trace it names is rejected: the message says which. */
@@ -121,6 +123,42 @@ public final class RunSources {
             return factsOfTrace(file.get());
         }
         return facts.facts(List.of(resolve(reference))).get(0);
+    }
+
+    /**
+     * The facts of one run for a two-run comparison: as {@link #facts(String)}, but {@code latest} and
+     * {@code latest~N} count the runs whose capture did not fail (a failed capture is not compared);
+     * the failed runs passed over, newer than the one found, are added to {@code skipped}.
+     */
+    RunFacts completeFacts(String reference, Collection<String> skipped) {
+        Matcher latest = LATEST.matcher(reference.strip());
+        if (!latest.matches() || files.existing(reference).isPresent()) {
+            return facts(reference);
+        }
+        int back = latest.group(1) == null ? 0 : Integer.parseInt(latest.group(1));
+        int limit = back + 1;
+        while (true) {
+            List<RunListing> newest = catalog.runs(RunFilter.all().withLimit(limit));
+            List<String> failed = new ArrayList<>();
+            int complete = 0;
+            for (RunListing run : newest) {
+                if (run.failed()) {
+                    failed.add(run.runId());
+                } else if (complete++ == back) {
+                    skipped.addAll(failed);
+                    return facts.facts(List.of(run.run())).get(0);
+                }
+            }
+            if (newest.size() < limit || limit >= Integer.MAX_VALUE / 2) {
+                if (failed.isEmpty()) {
+                    // As without failed runs: the store's own message.
+                    return facts(reference);
+                }
+                throw new Rejection("`" + reference.strip() + "` names no run: " + complete + " complete "
+                        + (complete == 1 ? "run is" : "runs are") + " stored (and " + failed.size() + " failed)");
+            }
+            limit *= 2;
+        }
     }
 
     /**

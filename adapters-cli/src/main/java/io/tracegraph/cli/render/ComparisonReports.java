@@ -31,7 +31,16 @@ public final class ComparisonReports {
 
     /** Two runs compared, at most {@code limit} paths a table. */
     public static Report runs(CompareRuns.Result result, int limit) {
-        return withNonFinite(new ComparisonReports(limit, 0).single(result.comparison()), result.nonFiniteGrowth());
+        Report report = withNonFinite(new ComparisonReports(limit, 0).single(result.comparison()),
+                result.nonFiniteGrowth());
+        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+    }
+
+    /** {@code report} with a last fact naming the failed runs left out. */
+    private static Report withLeftOut(Report report, List<String> failed) {
+        Map<String, Object> facts = new LinkedHashMap<>(report.facts());
+        facts.put("failed_runs_left_out", String.join(", ", failed));
+        return new Report(facts, report.tables());
     }
 
     /** {@code report} with a last table {@code non_finite_growth} when some tensor label's count grew. */
@@ -77,12 +86,7 @@ public final class ComparisonReports {
     public static Report sets(CompareSets.Result result, double threshold, int limit) {
         Report report = withNonFinite(new ComparisonReports(limit, threshold).group(result.comparison()),
                 result.nonFiniteGrowth());
-        if (result.failedLeftOut().isEmpty()) {
-            return report;
-        }
-        Map<String, Object> facts = new LinkedHashMap<>(report.facts());
-        facts.put("failed_runs_left_out", String.join(", ", result.failedLeftOut()));
-        return new Report(facts, report.tables());
+        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
     }
 
     private Report single(RunComparison c) {
