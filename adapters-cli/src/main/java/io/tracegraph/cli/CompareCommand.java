@@ -38,8 +38,16 @@ import picocli.CommandLine;
                     + "noisy: use sets of runs (10 a side or more) for CI gates.",
             "",
             "A run is a run_id, an unambiguous prefix, latest, latest~N, or a trace file (read without "
-                    + "a database). A set is a comma-separated list of those, tag:KEY=VALUE, or a range such "
-                    + "as latest~9..latest.",
+                    + "a database). A set is a comma-separated list of those, tag:KEY=VALUE, "
+                    + "identity:MEMBER=VALUE (the runs whose comparison identity has that member, e.g. "
+                    + "identity:model_id=llama or identity:model=llama), or a range such as latest~9..latest.",
+            "",
+            "Runs whose declared comparison identities (candle-graph trace/7+) differ in a condition "
+                    + "(workload, model, config, data, seed policy, batch, accumulation, precision, device "
+                    + "state; not implementation_id or pair_id) are not compared as sets: refused naming the "
+                    + "member and a run on each side, unless --allow-mixed-identity. Failed captures are left "
+                    + "out of set comparisons (said on stderr) and refused when named on their own. Tensor "
+                    + "labels whose non_finite count grew (trace/10 tensor statistics) are flagged.",
         })
 final class CompareCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -74,6 +82,10 @@ final class CompareCommand implements Callable<Integer> {
             description = "Paths listed at most (default: ${DEFAULT-VALUE}; 0 for all).")
     int limit;
 
+    @Option(names = "--allow-mixed-identity", description = "Compare sets of runs whose comparison identities "
+            + "differ (default: refused, naming the member that differs).")
+    boolean allowMixedIdentity;
+
     @Mixin
     FormatOption format;
 
@@ -104,12 +116,17 @@ final class CompareCommand implements Callable<Integer> {
             int status = ExitCode.OK;
             if (sets) {
                 CompareSets.Result compared = InputRejected.valueOf(cases.compareSets().compare(
-                        new CompareSets.Command(baseline, candidate, threshold, failOnRegression)));
+                        new CompareSets.Command(baseline, candidate, threshold, failOnRegression, allowMixedIdentity)));
                 report = ComparisonReports.sets(compared, threshold, limit);
+                if (!compared.failedLeftOut().isEmpty()) {
+                    services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
+                }
                 if (rendering.format() == Format.MARKDOWN) {
-                    forPeople = ComparisonMarkdown.sets(compared.comparison(), limit);
+                    forPeople = ComparisonMarkdown.sets(compared.comparison(), limit)
+                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), true);
                 } else if (rendering.terminalTable()) {
-                    forPeople = ComparisonText.sets(compared.comparison(), limit, rendering.screen(), rendering.wide());
+                    forPeople = ComparisonText.sets(compared.comparison(), limit, rendering.screen(), rendering.wide())
+                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
                 }
                 if (compared.regression()) {
                     services.io().error("regression: a span, the total time or the memory peak is "
@@ -120,10 +137,15 @@ final class CompareCommand implements Callable<Integer> {
                 CompareRuns.Result compared = InputRejected.valueOf(cases.compareRuns().compare(
                         new CompareRuns.Command(runs.get(0), runs.get(1))));
                 report = ComparisonReports.runs(compared, limit);
+                if (!compared.failedLeftOut().isEmpty()) {
+                    services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
+                }
                 if (rendering.format() == Format.MARKDOWN) {
-                    forPeople = ComparisonMarkdown.runs(compared.comparison(), limit);
+                    forPeople = ComparisonMarkdown.runs(compared.comparison(), limit)
+                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), true);
                 } else if (rendering.terminalTable()) {
-                    forPeople = ComparisonText.runs(compared.comparison(), limit, rendering.screen(), rendering.wide());
+                    forPeople = ComparisonText.runs(compared.comparison(), limit, rendering.screen(), rendering.wide())
+                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
                 }
             }
             String text = forPeople;

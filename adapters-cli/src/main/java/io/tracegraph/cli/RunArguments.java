@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.domain.trace.ComparisonIdentity;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -49,6 +50,17 @@ final class RunArguments {
      * A set of runs ({@code option} names it, e.g. {@code --baseline}): a comma-separated list of
      * runs, {@code tag:KEY=VALUE}s and ranges {@code latest~A..latest~B}, each named once.
      */
+    /** What is wrong with {@code identity:MEMBER=VALUE}, or null. */
+    private static String identityProblem(String p) {
+        int eq = p.indexOf('=');
+        if (eq <= "identity:".length()) {
+            return "`" + p + "`: expected identity:MEMBER=VALUE";
+        }
+        String member = p.substring("identity:".length(), eq);
+        return ComparisonIdentity.memberNamed(member).isPresent() ? null : "`" + p + "`: `" + member
+                + "` is not a comparison identity member (" + String.join(", ", ComparisonIdentity.MEMBERS) + ")";
+    }
+
     static void set(CommandSpec spec, String option, String set) {
         Set<String> seen = new HashSet<>();
         boolean any = false;
@@ -66,6 +78,8 @@ final class RunArguments {
             } else if (p.startsWith("tag:")) {
                 problem = p.indexOf('=') > 4 ? null
                         : "`" + p + "`: expected tag:KEY=VALUE";
+            } else if (p.startsWith("identity:")) {
+                problem = identityProblem(p);
             } else {
                 problem = problem(p);
             }
@@ -77,8 +91,8 @@ final class RunArguments {
             }
         }
         if (!any) {
-            throw usage(spec, option + ": names no run (expected runs, tag:KEY=VALUE or latest~N..latest, "
-                    + "separated by commas)");
+            throw usage(spec, option + ": names no run (expected runs, tag:KEY=VALUE, identity:MEMBER=VALUE or "
+                    + "latest~N..latest, separated by commas)");
         }
     }
 

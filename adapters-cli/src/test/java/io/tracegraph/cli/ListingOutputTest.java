@@ -85,7 +85,7 @@ class ListingOutputTest {
         List<Path> traces = allSamples ? samples : List.of(samples.get(0), samples.get(7));
         for (Path trace : traces) {
             for (QueryKind kind : QueryKind.values()) {
-                String k = kind.name().toLowerCase(Locale.ROOT);
+                String k = kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
                 commands.add(List.of("query-" + k + "-" + name(trace), "query", trace.toString(), "--kind", k));
             }
         }

@@ -129,7 +129,7 @@ class RunCommandsIT {
     void queryOfAStoredRunAnswersEveryKindAsOnItsTraceFile() throws Exception {
         String trace = dir.resolve("traces/t1.jsonl").toString();
         for (QueryKind kind : QueryKind.values()) {
-            String k = kind.name().toLowerCase(java.util.Locale.ROOT);
+            String k = kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             CliRun file = CliRun.of("query", trace, "--kind", k, "--format", "json");
             assertThat(file.status()).as(k + ": " + file.err()).isEqualTo(ExitCode.OK);
 

@@ -218,7 +218,7 @@ class TraceCommandsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"slowest", "heaviest", "memory", "efficiency", "spans", "edges", "tensors", "gradients",
-        "health"})
+        "health", "tensor-stats"})
     void everyQueryKindAnswersInEveryFormat(String kind) throws IOException {
         String trace = sample("train_tiny.jsonl").toString();
         for (String format : new String[] {"table", "csv", "json"}) {

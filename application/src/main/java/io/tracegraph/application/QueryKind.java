@@ -6,7 +6,9 @@ import java.util.Set;
 
 /** The questions {@code query} answers about one execution graph (the original's query kinds, spec 6). */
 public enum QueryKind {
-    SLOWEST, HEAVIEST, MEMORY, EFFICIENCY, SPANS, EDGES, TENSORS, GRADIENTS, HEALTH;
+    SLOWEST, HEAVIEST, MEMORY, EFFICIENCY, SPANS, EDGES, TENSORS, GRADIENTS, HEALTH,
+    /** The tensor statistics of a candle-graph trace/10 capture (none before), in trace order. */
+    TENSOR_STATS;
 
     /** The parts of a stored graph the answer needs (its summary always comes). */
     Set<GraphPart> parts() {
@@ -18,6 +20,7 @@ public enum QueryKind {
             case TENSORS -> EnumSet.of(GraphPart.TENSORS);
             case GRADIENTS -> EnumSet.of(GraphPart.GRADIENTS);
             case HEALTH -> EnumSet.noneOf(GraphPart.class);
+            case TENSOR_STATS -> EnumSet.of(GraphPart.TENSOR_STATS);
         };
     }
 }

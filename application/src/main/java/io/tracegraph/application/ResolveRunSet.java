@@ -5,6 +5,7 @@ import java.util.Objects;
 /**
  * Use case: which runs a set names: a comma-separated list of runs (run_ids, prefixes,
  * {@code latest}, {@code latest~N}, trace files), {@code tag:K=V} (every stored run with that tag),
+ * {@code identity:MEMBER=VALUE} (every stored run whose comparison identity has that member's value),
  * or a range such as {@code latest~9..latest}. A run named twice is kept twice, and said so
  * ({@link RunSet#duplicates()}).
  */

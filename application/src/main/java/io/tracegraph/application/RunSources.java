@@ -13,7 +13,9 @@ import io.tracegraph.domain.run.RunListing;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.run.RunResolution;
 import io.tracegraph.domain.run.RunSummary;
+import io.tracegraph.domain.trace.ComparisonIdentity;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -28,13 +30,18 @@ import java.util.regex.Pattern;
  * Where the use cases find runs (built by the composition root from the ports, and handed to
  * each use case that needs it; only they call it). Turns what a person typed into runs: a run_id, an unambiguous prefix,
  * {@code latest}, {@code latest~N}, or a trace file (read and built without the store); for sets
- * also {@code tag:K=V}, comma-separated lists and ranges such as {@code latest~9..latest}. The
+ * also {@code tag:K=V}, {@code identity:MEMBER=VALUE} (a comparison identity member, e.g.
+ * {@code identity:model_id=llama}; {@code model} for {@code model_id}), comma-separated lists and ranges such as {@code latest~9..latest}. The
  * store is asked only when a reference needs it. A reference that names no run, or a trace that is
  * rejected, ends the question with a {@link Rejection}, which the use case returns as its
  * {@link Outcome.Rejected}.
  */
 public final class RunSources {
     /** Nine digits at most, as the store reads {@code latest~N}: a longer N names no range. */
+    /** A set of the stored runs of one comparison identity member's value: {@code identity:model_id=tinygpt}. */
+    static final String IDENTITY = "identity:";
+
+    private static final Pattern LATEST = Pattern.compile("latest(?:~(\\d{1,9}))?");
     private static final Pattern RANGE = Pattern.compile("latest(?:~(\\d{1,9}))?\\.\\.latest(?:~(\\d{1,9}))?");
 
     /** The input names no run, or a trace it names is rejected: the message says which. */
@@ -64,7 +71,8 @@ public final class RunSources {
     /** Whether {@code spec} names a set of runs (a list, {@code tag:K=V} or a range) rather than one run. */
     static boolean isSet(String spec) {
         String s = spec.strip();
-        return s.contains(",") || (s.startsWith("tag:") && s.indexOf('=') > 4) || RANGE.matcher(s).matches();
+        return s.contains(",") || (s.startsWith("tag:") && s.indexOf('=') > 4)
+                || (s.startsWith(IDENTITY) && s.indexOf('=') > IDENTITY.length()) || RANGE.matcher(s).matches();
     }
 
     LocalTraces files() {
@@ -118,6 +126,42 @@ public final class RunSources {
     }
 
     /**
+     * The facts of one run for a two-run comparison: as {@link #facts(String)}, but {@code latest} and
+     * {@code latest~N} count the runs whose capture did not fail (a failed capture is not compared);
+     * the failed runs passed over, newer than the one found, are added to {@code skipped}.
+     */
+    RunFacts completeFacts(String reference, Collection<String> skipped) {
+        Matcher latest = LATEST.matcher(reference.strip());
+        if (!latest.matches() || files.existing(reference).isPresent()) {
+            return facts(reference);
+        }
+        int back = latest.group(1) == null ? 0 : Integer.parseInt(latest.group(1));
+        int limit = back + 1;
+        while (true) {
+            List<RunListing> newest = catalog.runs(RunFilter.all().withLimit(limit));
+            List<String> failed = new ArrayList<>();
+            int complete = 0;
+            for (RunListing run : newest) {
+                if (run.failed()) {
+                    failed.add(run.runId());
+                } else if (complete++ == back) {
+                    skipped.addAll(failed);
+                    return facts.facts(List.of(run.run())).get(0);
+                }
+            }
+            if (newest.size() < limit || limit >= Integer.MAX_VALUE / 2) {
+                if (failed.isEmpty()) {
+                    // As without failed runs: the store's own message.
+                    return facts(reference);
+                }
+                throw new Rejection("`" + reference.strip() + "` names no run: " + complete + " complete "
+                        + (complete == 1 ? "run is" : "runs are") + " stored (and " + failed.size() + " failed)");
+            }
+            limit *= 2;
+        }
+    }
+
+    /**
      * The facts of several sets of runs, in the order of {@code sets}: the stored runs of all of
      * them are read together (in parallel, the path texts read once), which is what a comparison of
      * two sets of big runs spends its time on.
@@ -166,6 +210,18 @@ public final class RunSources {
                     throw new Rejection("no stored run has tag " + p.substring(4));
                 }
                 runs.forEach(r -> stored.add(r.run()));
+            } else if (p.startsWith(IDENTITY) && p.indexOf('=') > IDENTITY.length()) {
+                int eq = p.indexOf('=');
+                String name = p.substring(IDENTITY.length(), eq);
+                String member = ComparisonIdentity.memberNamed(name).orElseThrow(() -> new Rejection("`" + name
+                        + "` is not a comparison identity member (" + String.join(", ", ComparisonIdentity.MEMBERS)
+                        + ")"));
+                List<RunListing> runs = catalog.runs(RunFilter.all().withLimit(100_000)
+                        .withIdentity(Map.of(member, p.substring(eq + 1))));
+                if (runs.isEmpty()) {
+                    throw new Rejection("no stored run has comparison identity " + member + "=" + p.substring(eq + 1));
+                }
+                runs.forEach(r -> stored.add(r.run()));
             } else if (range.matches()) {
                 int a = range.group(1) == null ? 0 : Integer.parseInt(range.group(1));
                 int b = range.group(2) == null ? 0 : Integer.parseInt(range.group(2));
@@ -203,7 +259,8 @@ public final class RunSources {
     static RunFacts factsOf(String runId, ExecutionGraph graph) {
         List<GradientFact> gradients = graph.gradients().stream().map(GradientFact::of).toList();
         return new RunFacts(runId, graph.summary().totalMs(), graph.summary().memory().peakBytes(),
-                PathStats.ofGraph(graph.spans()), gradients);
+                PathStats.ofGraph(graph.spans()), gradients, graph.outcome(),
+                graph.capture() == null ? null : graph.capture().identity(), graph.tensorStats(), graph.deviceTimeNs());
     }
 
     static String describe(RunResolution resolution) {

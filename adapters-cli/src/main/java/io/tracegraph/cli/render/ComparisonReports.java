@@ -5,11 +5,13 @@ import io.tracegraph.application.CompareSets;
 import io.tracegraph.domain.compare.GradientChange;
 import io.tracegraph.domain.compare.GroupComparison;
 import io.tracegraph.domain.compare.MetricComparison;
+import io.tracegraph.domain.compare.NonFiniteGrowth;
 import io.tracegraph.domain.compare.PathChange;
 import io.tracegraph.domain.compare.PathComparison;
 import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,12 +31,62 @@ public final class ComparisonReports {
 
     /** Two runs compared, at most {@code limit} paths a table. */
     public static Report runs(CompareRuns.Result result, int limit) {
-        return new ComparisonReports(limit, 0).single(result.comparison());
+        Report report = withNonFinite(new ComparisonReports(limit, 0).single(result.comparison()),
+                result.nonFiniteGrowth());
+        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+    }
+
+    /** {@code report} with a last fact naming the failed runs left out. */
+    private static Report withLeftOut(Report report, List<String> failed) {
+        Map<String, Object> facts = new LinkedHashMap<>(report.facts());
+        facts.put("failed_runs_left_out", String.join(", ", failed));
+        return new Report(facts, report.tables());
+    }
+
+    /** {@code report} with a last table {@code non_finite_growth} when some tensor label's count grew. */
+    private static Report withNonFinite(Report report, List<NonFiniteGrowth> grown) {
+        if (grown.isEmpty()) {
+            return report;
+        }
+        Table.Builder t = Table.named("non_finite_growth", "label", "base_non_finite", "candidate_non_finite");
+        grown.forEach(g -> t.row(g.label(), g.baseNonFinite(), g.candidateNonFinite()));
+        List<Table> tables = new ArrayList<>(report.tables());
+        tables.add(t.build());
+        return new Report(report.facts(), tables);
+    }
+
+    /**
+     * The tensor labels whose non-finite count grew, as a section after a comparison for people (a
+     * terminal table or Markdown); empty when none grew.
+     */
+    public static String nonFiniteSection(List<NonFiniteGrowth> grown, boolean markdown) {
+        if (grown.isEmpty()) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder();
+        String count = grown.size() + (grown.size() == 1 ? " tensor label" : " tensor labels");
+        if (markdown) {
+            s.append("\n### Non-finite values grew (").append(count).append(")\n\n")
+                    .append("| label | base non_finite | candidate non_finite |\n| --- | ---: | ---: |\n");
+            for (NonFiniteGrowth g : grown) {
+                s.append("| ").append(ReportRenderer.oneLine(g.label()).replace("|", "\\|")).append(" | ")
+                        .append(g.baseNonFinite()).append(" | ").append(g.candidateNonFinite()).append(" |\n");
+            }
+        } else {
+            s.append("\nnon-finite values grew (").append(count).append(")\n");
+            for (NonFiniteGrowth g : grown) {
+                s.append("  ").append(ReportRenderer.oneLine(g.label())).append(": ").append(g.baseNonFinite())
+                        .append(" -> ").append(g.candidateNonFinite()).append('\n');
+            }
+        }
+        return s.toString();
     }
 
     /** Two sets compared with {@code threshold} percent, at most {@code limit} paths a table. */
     public static Report sets(CompareSets.Result result, double threshold, int limit) {
-        return new ComparisonReports(limit, threshold).group(result.comparison());
+        Report report = withNonFinite(new ComparisonReports(limit, threshold).group(result.comparison()),
+                result.nonFiniteGrowth());
+        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
     }
 
     private Report single(RunComparison c) {

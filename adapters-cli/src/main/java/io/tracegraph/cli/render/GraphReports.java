@@ -20,6 +20,7 @@ import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
+import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.json.GraphJsonWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +36,8 @@ public final class GraphReports {
     public static Report report(QueryKind kind, ExecutionGraph graph, TraceHealth health) {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("schema", "candle-graph/trace-query/1");
-        facts.put("kind", GraphJsonWriter.wire(kind));
+        // As the command line spells it: tensor-stats.
+        facts.put("kind", GraphJsonWriter.wire(kind).replace('_', '-'));
         facts.put("entrypoint", graph.summary().entrypoint());
         List<Table> tables = new ArrayList<>();
         switch (kind) {
@@ -71,6 +73,9 @@ public final class GraphReports {
                 break;
             case HEALTH:
                 health(facts, tables, health);
+                break;
+            case TENSOR_STATS:
+                tables.add(tensorStats(graph.tensorStats()));
                 break;
             default:
                 throw new IllegalArgumentException("unknown kind " + kind);
@@ -119,6 +124,14 @@ public final class GraphReports {
                 "requires_grad", "storage_bytes", "category");
         tensors.forEach(r -> t.row(r.spanId(), r.tensorId(), shape(r.shape()), r.dtype(), r.device(),
                 r.requiresGrad(), r.storageBytes(), GraphJsonWriter.wire(r.category())));
+        return t.build();
+    }
+
+    private static Table tensorStats(List<TensorStats> stats) {
+        Table.Builder t = Table.named("tensor_stats", "span_id", "label", "shape", "dtype", "elements", "non_finite",
+                "rms", "abs_max", "mean");
+        stats.forEach(r -> t.row(r.spanId(), r.label(), shape(r.shape()), r.dtype(), r.elements(), r.nonFinite(),
+                r.rms(), r.absMax(), r.mean()));
         return t.build();
     }
 
