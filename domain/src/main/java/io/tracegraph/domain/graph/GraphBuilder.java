@@ -409,7 +409,7 @@ public final class GraphBuilder {
         }
         Candidate[] sorted = candidates.toArray(new Candidate[0]);
         candidates = null;
-        Arrays.parallelSort(sorted, Candidate.ORDER);
+        sortStably(sorted);
 
         List<GraphEdge> edges = new ArrayList<>(sorted.length);
         int runStart = 0;
@@ -452,6 +452,48 @@ public final class GraphBuilder {
         return edges;
     }
 
+    /**
+     * A stable sort by {@link Candidate#ORDER} on two threads: each half is sorted on its own, and
+     * the halves are merged, ties taken from the first half. ({@link Arrays#parallelSort} sorts on
+     * one thread where the common pool has one worker, as on a machine with two cores.)
+     */
+    private static void sortStably(Candidate[] a) {
+        int n = a.length;
+        if (n < 1 << 15 || Runtime.getRuntime().availableProcessors() < 2) {
+            Arrays.sort(a, Candidate.ORDER);
+            return;
+        }
+        int mid = n >>> 1;
+        Candidate[] left = Arrays.copyOfRange(a, 0, mid);
+        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER));
+        Arrays.sort(a, mid, n, Candidate.ORDER);
+        join(sorting);
+        int i = 0;
+        int j = mid;
+        int k = 0;
+        while (i < mid && j < n) {
+            a[k++] = Candidate.ORDER.compare(a[j], left[i]) < 0 ? a[j++] : left[i++];
+        }
+        while (i < mid) {
+            a[k++] = left[i++];
+        }
+        // The rest of the second half is in place already.
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
     private enum Origin {
         TRACE,
         SPAN,
@@ -464,46 +506,64 @@ public final class GraphBuilder {
         private static final long NO_KEY = -1L;
 
         /**
-         * (from, to, kind) in code point order. Each id carries its first eight characters packed
-         * into a long when they are all below U+0100, so most comparisons are one unsigned long
-         * comparison; otherwise, when neither edge has a character at or above U+D800, UTF-16
+         * (from, to, kind) in code point order. Each id carries its first sixteen characters packed
+         * into two longs when they are all below U+0100, so most comparisons are one or two unsigned
+         * long comparisons; otherwise, when neither edge has a character at or above U+D800, UTF-16
          * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            int c = a.fromKey != b.fromKey && a.fromKey != NO_KEY && b.fromKey != NO_KEY
-                    ? Long.compareUnsigned(a.fromKey, b.fromKey)
-                    : compare(a.edge.from(), b.edge.from(), a.plain && b.plain);
+            boolean plain = a.plain && b.plain;
+            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), plain);
             if (c != 0) {
                 return c;
             }
-            c = a.toKey != b.toKey && a.toKey != NO_KEY && b.toKey != NO_KEY
-                    ? Long.compareUnsigned(a.toKey, b.toKey)
-                    : compare(a.edge.to(), b.edge.to(), a.plain && b.plain);
+            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), plain);
             return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
         };
         final GraphEdge edge;
         final Origin origin;
         final boolean plain;
         final long fromKey;
+        final long fromKey2;
         final long toKey;
+        final long toKey2;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
             this.origin = origin;
             this.plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to());
-            this.fromKey = prefixKey(edge.from());
-            this.toKey = prefixKey(edge.to());
+            this.fromKey = prefixKey(edge.from(), 0);
+            this.fromKey2 = prefixKey(edge.from(), 8);
+            this.toKey = prefixKey(edge.to(), 0);
+            this.toKey2 = prefixKey(edge.to(), 8);
         }
 
         /**
-         * The first eight characters, one byte each, zero-padded, which order like the strings as
-         * far as they go; {@code NO_KEY} (compare the strings instead) when one of them is U+0100 or
-         * above, or when all eight happen to be U+00FF.
+         * Two ids by their packed characters 0..7, then 8..15, where both have them (the keys
+         * order like the zero-padded strings, so keys that differ order like the strings), else
+         * by the strings.
          */
-        private static long prefixKey(String s) {
+        private static int compare(long x1, long x2, long y1, long y2, String x, String y, boolean plain) {
+            if (x1 != NO_KEY && y1 != NO_KEY) {
+                if (x1 != y1) {
+                    return Long.compareUnsigned(x1, y1);
+                }
+                if (x2 != y2 && x2 != NO_KEY && y2 != NO_KEY) {
+                    return Long.compareUnsigned(x2, y2);
+                }
+            }
+            return compare(x, y, plain);
+        }
+
+        /**
+         * The eight characters from {@code from}, one byte each, zero-padded, which order like the
+         * strings as far as they go; {@code NO_KEY} (compare the strings instead) when one of them
+         * is U+0100 or above, or when all eight happen to be U+00FF.
+         */
+        private static long prefixKey(String s, int from) {
             long key = 0;
-            int n = Math.min(8, s.length());
-            for (int i = 0; i < 8; i++) {
+            int n = Math.min(from + 8, s.length());
+            for (int i = from; i < from + 8; i++) {
                 int c = i < n ? s.charAt(i) : 0;
                 if (c > 0xFF) {
                     return NO_KEY;
