@@ -99,19 +99,11 @@ public final class GraphBuilder {
             memory.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
-        MemoryAnalysis analysis;
-        try {
-            analysis = memory.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
-        ExecutionGraph graph = new GraphBuilder(doc).build(analysis);
+        // Indexing the spans needs no memory analysis: done while it finishes (it takes longer
+        // than the checks), on the core that would otherwise wait.
+        GraphBuilder builder = new GraphBuilder(doc);
+        MemoryAnalysis analysis = join(memory);
+        ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
     }
 
@@ -213,6 +205,9 @@ public final class GraphBuilder {
             }
         }
 
+        // The edges need only ids, parents and total times: gathered and sorted beside the rest.
+        CompletableFuture<List<GraphEdge>> edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds));
+
         DeviceTimes deviceTimes = DeviceTimes.of(doc, spanIndex, opNodeIds, parent, order, opSpan);
 
         // Nodes: spans in document order, then ops in document order.
@@ -249,7 +244,6 @@ public final class GraphBuilder {
                     op.device(), bytes, peak, opResidual, storageBytes, deviceTimes.of(n + j)));
         }
 
-        List<GraphEdge> edges = buildEdges(nodes, opNodeIds);
 
         List<TensorRecord> tensors = new ArrayList<>(doc.tensors().size());
         for (TensorEvent t : doc.tensors()) {
@@ -289,6 +283,7 @@ public final class GraphBuilder {
                 ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(),
                         run.captureContract(), run.comparisonIdentity())
                 : null;
+        List<GraphEdge> edges = join(edgesBuilt);
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
@@ -378,17 +373,18 @@ public final class GraphBuilder {
      * pair (only possible when a span id looks like an op node id); a data edge the producer
      * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
-    private List<GraphEdge> buildEdges(List<GraphNode> nodes, String[] opNodeIds) {
-        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + nodes.size() * 2);
+    private List<GraphEdge> buildEdges(long[] total, String[] opNodeIds) {
+        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + (n + ops.size()) * 2);
         for (EdgeEvent edge : doc.edges()) {
             candidates.add(new Candidate(new GraphEdge(edge.fromSpan(), edge.toSpan(), GraphEdgeKind.CALL,
                     edge.durationNs(), null), Origin.TRACE));
         }
         for (int i = 0; i < n; i++) {
-            GraphNode node = nodes.get(i);
-            if (node.kind() != GraphNodeKind.OP && node.parentId() != null) {
-                candidates.add(new Candidate(new GraphEdge(node.parentId(), node.id(), GraphEdgeKind.CALL,
-                        node.totalTimeNs(), null), Origin.SPAN));
+            // The span's node: its id, parent and total time (an op-kind span is an op node, no edge).
+            SpanRecord span = spans.get(i);
+            if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
+                candidates.add(new Candidate(new GraphEdge(span.parentId(), span.id(), GraphEdgeKind.CALL,
+                        total[i], null), Origin.SPAN));
             }
         }
         for (int j = 0; j < ops.size(); j++) {
@@ -455,7 +451,9 @@ public final class GraphBuilder {
     /**
      * A stable sort by {@link Candidate#ORDER} on two threads: each half is sorted on its own, and
      * the halves are merged, ties taken from the first half. ({@link Arrays#parallelSort} sorts on
-     * one thread where the common pool has one worker, as on a machine with two cores.)
+     * one thread where the common pool has one worker, as on a machine with two cores.) The
+     * calling thread builds the nodes meanwhile: three threads, so the cores stay busy until
+     * the last one finishes.
      */
     private static void sortStably(Candidate[] a) {
         int n = a.length;
@@ -512,17 +510,23 @@ public final class GraphBuilder {
          * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            boolean plain = a.plain && b.plain;
-            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), plain);
+            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
             if (c != 0) {
                 return c;
             }
-            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), plain);
+            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
             return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
         };
+        private static final byte UNKNOWN = 0;
+        private static final byte PLAIN = 1;
+        private static final byte NOT_PLAIN = 2;
         final GraphEdge edge;
         final Origin origin;
-        final boolean plain;
+        /**
+         * Whether both ids are free of surrogates, found out the first time the packed keys do not
+         * decide a comparison (most never get there). Each candidate is sorted by one thread.
+         */
+        private byte plain = UNKNOWN;
         final long fromKey;
         final long fromKey2;
         final long toKey;
@@ -531,7 +535,6 @@ public final class GraphBuilder {
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
             this.origin = origin;
-            this.plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to());
             this.fromKey = prefixKey(edge.from(), 0);
             this.fromKey2 = prefixKey(edge.from(), 8);
             this.toKey = prefixKey(edge.to(), 0);
@@ -543,7 +546,7 @@ public final class GraphBuilder {
          * order like the zero-padded strings, so keys that differ order like the strings), else
          * by the strings.
          */
-        private static int compare(long x1, long x2, long y1, long y2, String x, String y, boolean plain) {
+        private static int compare(long x1, long x2, long y1, long y2, String x, String y, Candidate a, Candidate b) {
             if (x1 != NO_KEY && y1 != NO_KEY) {
                 if (x1 != y1) {
                     return Long.compareUnsigned(x1, y1);
@@ -552,7 +555,14 @@ public final class GraphBuilder {
                     return Long.compareUnsigned(x2, y2);
                 }
             }
-            return compare(x, y, plain);
+            return compare(x, y, a.plain() && b.plain());
+        }
+
+        private boolean plain() {
+            if (plain == UNKNOWN) {
+                plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to()) ? PLAIN : NOT_PLAIN;
+            }
+            return plain == PLAIN;
         }
 
         /**
