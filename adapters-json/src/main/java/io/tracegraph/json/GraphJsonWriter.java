@@ -103,9 +103,22 @@ public final class GraphJsonWriter {
         }
     }
 
+    /** The wire spellings of each enum's constants, by ordinal (made once per enum, not once per value written). */
+    private static final ClassValue<String[]> WIRE = new ClassValue<>() {
+        @Override
+        protected String[] computeValue(Class<?> type) {
+            Object[] constants = type.getEnumConstants();
+            String[] names = new String[constants.length];
+            for (int i = 0; i < constants.length; i++) {
+                names[i] = ((Enum<?>) constants[i]).name().toLowerCase(Locale.ROOT);
+            }
+            return names;
+        }
+    };
+
     /** The wire spelling of one of the domain's closed sets: its name in lower case. */
     public static String wire(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
+        return WIRE.get(value.getDeclaringClass())[value.ordinal()];
     }
 
     public static void graph(JsonGenerator g, ExecutionGraph graph) throws IOException {

@@ -61,6 +61,12 @@ public final class JacksonTraceReader implements TraceReader {
     private final int maxLineBytes;
     private final Form form;
     private final ThreadLocal<RecordDecoder> decoders = ThreadLocal.withInitial(RecordDecoder::new);
+    private final ThreadLocal<CompactLineDecoder> compactDecoders = ThreadLocal.withInitial(CompactLineDecoder::new);
+    /**
+     * Lines of a block that the compact decoder may decline before the rest of the block goes to
+     * one Jackson parser (a producer that spells its records otherwise: a parser per line would cost more).
+     */
+    private static final int MAX_DECLINED = 64;
 
     /** A reader that decodes with as many threads as there are processors. */
     public JacksonTraceReader() {
@@ -398,17 +404,58 @@ public final class JacksonTraceReader implements TraceReader {
         }
 
         /**
-         * The happy path: one parser over the whole block instead of one per line, checking that
-         * every record starts and ends exactly on its own line. Returns {@code null} at the first
-         * anomaly of any kind, and the block is decoded again line by line, which finds the error
-         * and words it exactly.
+         * The happy path. Each line goes to the compact decoder, which decodes the usual records
+         * straight from their bytes; a line it declines (the meta record, a rare kind, another
+         * spelling) is decoded by Jackson. When many lines of a block are declined, the rest of the
+         * block is read by one Jackson parser ({@link #decodeWithOneParser}). Returns {@code null}
+         * at the first anomaly of any kind, and the block is decoded again line by line, which
+         * finds the error and words it exactly.
          */
         private Block decodeBlockFast(byte[] buf, int from, int to) {
             Block block = new Block();
             RecordDecoder decoder = decoders.get();
-            try (JsonParser p = FACTORY.createParser(buf, from, to - from)) {
+            CompactLineDecoder compact = compactDecoders.get().at(decoder.revision());
+            try {
                 checkUtf8(buf, from, to);
                 Lines lines = new Lines(buf, from, to);
+                int declined = 0;
+                while (lines.next()) {
+                    if (lines.rawLength > maxLineBytes) {
+                        return null;
+                    }
+                    int s = lines.start;
+                    int e = lines.end;
+                    if (s < e) {
+                        Object record = compact.decode(buf, s, e);
+                        if (record == null) {
+                            if (++declined > MAX_DECLINED) {
+                                return decodeWithOneParser(block, buf, lines.lineStart, to, lines.line - 1);
+                            }
+                            if (buf[s] != '{') {
+                                return null;
+                            }
+                            record = decodeLine(decoder, buf, s, e - s);
+                        }
+                        block.add(record, lines.line);
+                    }
+                }
+                block.lineCount = lines.line;
+                return block;
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+
+        /**
+         * The rest of a block, {@code buf[from, to)} starting after line {@code linesBefore}, with
+         * one parser over all of it instead of one per line, checking that every record starts and
+         * ends exactly on its own line; {@code null} at the first anomaly.
+         */
+        private Block decodeWithOneParser(Block block, byte[] buf, int from, int to, int linesBefore) {
+            RecordDecoder decoder = decoders.get();
+            try (JsonParser p = FACTORY.createParser(buf, from, to - from)) {
+                Lines lines = new Lines(buf, from, to);
+                lines.line = linesBefore;
                 while (lines.next()) {
                     if (lines.rawLength > maxLineBytes) {
                         return null;
@@ -490,6 +537,8 @@ public final class JacksonTraceReader implements TraceReader {
         private final int to;
         private int pos;
         int line;
+        /** Where the line begins (before any white space). */
+        int lineStart;
         int rawLength;
         int start;
         int end;
@@ -504,6 +553,7 @@ public final class JacksonTraceReader implements TraceReader {
             if (pos >= to) {
                 return false;
             }
+            lineStart = pos;
             int nl = indexOf(buf, (byte) '\n', pos, to);
             int lineEnd = nl < 0 ? to : nl;
             line++;

@@ -8,6 +8,7 @@ import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Writes the three elements that make up almost all of a big graph (nodes, edges, timeline
@@ -46,6 +47,77 @@ final class PlainElementWriter {
         newline(level);
     }
 
+    /**
+     * A member name as it stands after the previous member at one nesting level: the comma (unless
+     * first), the new line, the indent and {@code "name": }, made once per level instead of byte
+     * by byte for every member written.
+     */
+    private static final class Name {
+        private static final int LEVELS = 12;
+        private final byte[][] first = new byte[LEVELS][];
+        private final byte[][] later = new byte[LEVELS][];
+
+        Name(String name) {
+            for (int level = 0; level < LEVELS; level++) {
+                String text = "\n" + "  ".repeat(level) + "\"" + name + "\": ";
+                first[level] = text.getBytes(StandardCharsets.US_ASCII);
+                later[level] = ("," + text).getBytes(StandardCharsets.US_ASCII);
+            }
+        }
+
+        byte[] at(int level, boolean isFirst) {
+            if (level >= LEVELS) {
+                String text = "\n" + "  ".repeat(level) + new String(first[0], 1, first[0].length - 1,
+                        StandardCharsets.US_ASCII);
+                return ((isFirst ? "" : ",") + text).getBytes(StandardCharsets.US_ASCII);
+            }
+            return isFirst ? first[level] : later[level];
+        }
+    }
+
+    private static final Name ID = new Name("id");
+    private static final Name PARENT_ID = new Name("parent_id");
+    private static final Name NAME = new Name("name");
+    private static final Name KIND = new Name("kind");
+    private static final Name START_NS = new Name("start_ns");
+    private static final Name SELF_TIME_NS = new Name("self_time_ns");
+    private static final Name TOTAL_TIME_NS = new Name("total_time_ns");
+    private static final Name SHAPE = new Name("shape");
+    private static final Name DTYPE = new Name("dtype");
+    private static final Name DEVICE = new Name("device");
+    private static final Name BYTES = new Name("bytes");
+    private static final Name PEAK_BYTES = new Name("peak_bytes");
+    private static final Name RESIDUAL_BYTES = new Name("residual_bytes");
+    private static final Name STORAGE_BYTES = new Name("storage_bytes");
+    private static final Name DEVICE_TIMES = new Name("device_times");
+    private static final Name FROM = new Name("from");
+    private static final Name TO = new Name("to");
+    private static final Name DURATION_NS = new Name("duration_ns");
+    private static final Name LABEL = new Name("label");
+    private static final Name TIMESTAMP_NS = new Name("timestamp_ns");
+    private static final Name LIVE_BYTES = new Name("live_bytes");
+    private static final Name HEAP_BYTES = new Name("heap_bytes");
+    private static final Name FREE_BYTES = new Name("free_bytes");
+    private static final Name BY_CATEGORY = new Name("by_category");
+    private static final Name[] CATEGORIES = new Name[MemoryCategory.ordered().length];
+    private static final byte[][] NEWLINES = new byte[16][];
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    /** The two decimal digits of 0..99. */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
+
+    static {
+        for (MemoryCategory category : MemoryCategory.ordered()) {
+            CATEGORIES[category.ordinal()] = new Name(GraphJsonWriter.wire(category));
+        }
+        for (int level = 0; level < NEWLINES.length; level++) {
+            NEWLINES[level] = ("\n" + "  ".repeat(level)).getBytes(StandardCharsets.US_ASCII);
+        }
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
+
     boolean node(GraphNode n, int level) {
         if (!plain(n.id()) || (n.parentId() != null && !plain(n.parentId())) || !plain(n.name())
                 || (n.dtype() != null && !plain(n.dtype())) || (n.device() != null && !plain(n.device()))) {
@@ -56,37 +128,38 @@ final class PlainElementWriter {
                 return false;
             }
         }
+        int in = level + 1;
         raw('{');
-        stringField(level + 1, "\"id\": ", n.id(), true);
+        stringField(ID.at(in, true), n.id());
         if (n.parentId() == null) {
-            fieldName(level + 1, "\"parent_id\": ");
-            ascii("null");
+            bytes(PARENT_ID.at(in, false));
+            bytes(NULL);
         } else {
-            stringField(level + 1, "\"parent_id\": ", n.parentId(), false);
+            stringField(PARENT_ID.at(in, false), n.parentId());
         }
-        stringField(level + 1, "\"name\": ", n.name(), false);
-        stringField(level + 1, "\"kind\": ", GraphJsonWriter.wire(n.kind()), false);
-        numberField(level + 1, "\"start_ns\": ", n.startNs());
-        numberField(level + 1, "\"self_time_ns\": ", n.selfTimeNs());
-        numberField(level + 1, "\"total_time_ns\": ", n.totalTimeNs());
+        stringField(NAME.at(in, false), n.name());
+        stringField(KIND.at(in, false), GraphJsonWriter.wire(n.kind()));
+        numberField(START_NS.at(in, false), n.startNs());
+        numberField(SELF_TIME_NS.at(in, false), n.selfTimeNs());
+        numberField(TOTAL_TIME_NS.at(in, false), n.totalTimeNs());
         if (n.shape() != null) {
-            fieldName(level + 1, "\"shape\": ");
-            shape(n.shape(), level + 1);
+            bytes(SHAPE.at(in, false));
+            shape(n.shape(), in);
         }
         if (n.dtype() != null) {
-            stringField(level + 1, "\"dtype\": ", n.dtype(), false);
+            stringField(DTYPE.at(in, false), n.dtype());
         }
         if (n.device() != null) {
-            stringField(level + 1, "\"device\": ", n.device(), false);
+            stringField(DEVICE.at(in, false), n.device());
         }
-        numberField(level + 1, "\"bytes\": ", n.bytes());
-        numberField(level + 1, "\"peak_bytes\": ", n.peakBytes());
-        numberField(level + 1, "\"residual_bytes\": ", n.residualBytes());
+        numberField(BYTES.at(in, false), n.bytes());
+        numberField(PEAK_BYTES.at(in, false), n.peakBytes());
+        numberField(RESIDUAL_BYTES.at(in, false), n.residualBytes());
         if (n.storageBytes() != null) {
-            numberField(level + 1, "\"storage_bytes\": ", n.storageBytes());
+            numberField(STORAGE_BYTES.at(in, false), n.storageBytes());
         }
         if (!n.deviceTimes().isEmpty()) {
-            fieldName(level + 1, "\"device_times\": ");
+            bytes(DEVICE_TIMES.at(in, false));
             raw('[');
             boolean first = true;
             for (DeviceTime t : n.deviceTimes()) {
@@ -96,13 +169,13 @@ final class PlainElementWriter {
                 first = false;
                 newline(level + 2);
                 raw('{');
-                stringField(level + 3, "\"device\": ", t.device(), true);
-                numberField(level + 3, "\"self_time_ns\": ", t.selfTimeNs());
-                numberField(level + 3, "\"total_time_ns\": ", t.totalTimeNs());
+                stringField(DEVICE.at(level + 3, true), t.device());
+                numberField(SELF_TIME_NS.at(level + 3, false), t.selfTimeNs());
+                numberField(TOTAL_TIME_NS.at(level + 3, false), t.totalTimeNs());
                 newline(level + 2);
                 raw('}');
             }
-            newline(level + 1);
+            newline(in);
             raw(']');
         }
         newline(level);
@@ -114,13 +187,14 @@ final class PlainElementWriter {
         if (!plain(e.from()) || !plain(e.to()) || (e.label() != null && !plain(e.label()))) {
             return false;
         }
+        int in = level + 1;
         raw('{');
-        stringField(level + 1, "\"from\": ", e.from(), true);
-        stringField(level + 1, "\"to\": ", e.to(), false);
-        stringField(level + 1, "\"kind\": ", GraphJsonWriter.wire(e.kind()), false);
-        numberField(level + 1, "\"duration_ns\": ", e.durationNs());
+        stringField(FROM.at(in, true), e.from());
+        stringField(TO.at(in, false), e.to());
+        stringField(KIND.at(in, false), GraphJsonWriter.wire(e.kind()));
+        numberField(DURATION_NS.at(in, false), e.durationNs());
         if (e.label() != null) {
-            stringField(level + 1, "\"label\": ", e.label(), false);
+            stringField(LABEL.at(in, false), e.label());
         }
         newline(level);
         raw('}');
@@ -131,24 +205,25 @@ final class PlainElementWriter {
         if (!plain(p.device())) {
             return false;
         }
+        int in = level + 1;
         raw('{');
-        numberField(level + 1, "\"timestamp_ns\": ", p.timestampNs(), true);
-        stringField(level + 1, "\"device\": ", p.device(), false);
-        numberField(level + 1, "\"live_bytes\": ", p.liveBytes());
-        numberField(level + 1, "\"heap_bytes\": ", p.heapBytes());
-        numberField(level + 1, "\"free_bytes\": ", p.freeBytes());
-        fieldName(level + 1, "\"by_category\": ");
+        numberField(TIMESTAMP_NS.at(in, true), p.timestampNs());
+        stringField(DEVICE.at(in, false), p.device());
+        numberField(LIVE_BYTES.at(in, false), p.liveBytes());
+        numberField(HEAP_BYTES.at(in, false), p.heapBytes());
+        numberField(FREE_BYTES.at(in, false), p.freeBytes());
+        bytes(BY_CATEGORY.at(in, false));
         CategoryBytes categories = p.byCategory();
         boolean first = true;
         raw('{');
         for (MemoryCategory category : MemoryCategory.ordered()) {
             if (categories.has(category)) {
-                numberField(level + 2, "\"" + GraphJsonWriter.wire(category) + "\": ", categories.get(category), first);
+                numberField(CATEGORIES[category.ordinal()].at(level + 2, first), categories.get(category));
                 first = false;
             }
         }
         if (!first) {
-            newline(level + 1);
+            newline(in);
         }
         raw('}');
         newline(level);
@@ -184,35 +259,29 @@ final class PlainElementWriter {
         return true;
     }
 
-    private void stringField(int level, String name, String value, boolean first) {
-        fieldName(level, name, first);
+    private void stringField(byte[] name, String value) {
+        bytes(name);
         raw('"');
         ascii(value);
         raw('"');
     }
 
-    private void numberField(int level, String name, long value) {
-        numberField(level, name, value, false);
-    }
-
-    private void numberField(int level, String name, long value, boolean first) {
-        fieldName(level, name, first);
+    private void numberField(byte[] name, long value) {
+        bytes(name);
         number(value);
     }
 
-    private void fieldName(int level, String name) {
-        fieldName(level, name, false);
-    }
-
-    private void fieldName(int level, String name, boolean first) {
-        if (!first) {
-            raw(',');
-        }
-        newline(level);
-        ascii(name);
+    private void bytes(byte[] bytes) {
+        ensure(bytes.length);
+        System.arraycopy(bytes, 0, buf, len, bytes.length);
+        len += bytes.length;
     }
 
     private void newline(int level) {
+        if (level < NEWLINES.length) {
+            bytes(NEWLINES[level]);
+            return;
+        }
         ensure(1 + 2 * level);
         buf[len++] = '\n';
         for (int i = 0; i < 2 * level; i++) {
@@ -233,19 +302,33 @@ final class PlainElementWriter {
         }
         int end = len + digits(value);
         int at = end;
-        do {
-            buf[--at] = (byte) ('0' + (int) (value % 10));
-            value /= 10;
-        } while (value != 0);
+        while (value >= 100) {
+            long q = value / 100;
+            int r = (int) (value - q * 100) * 2;
+            buf[--at] = DIGIT_PAIRS[r + 1];
+            buf[--at] = DIGIT_PAIRS[r];
+            value = q;
+        }
+        int v = (int) value;
+        if (v >= 10) {
+            buf[--at] = DIGIT_PAIRS[2 * v + 1];
+            buf[--at] = DIGIT_PAIRS[2 * v];
+        } else {
+            buf[--at] = (byte) ('0' + v);
+        }
         len = end;
     }
 
+    /** How many decimal digits a non-negative value has. */
     private static int digits(long value) {
-        int n = 1;
-        for (long v = value; v >= 10; v /= 10) {
-            n++;
+        long limit = 10;
+        for (int n = 1; n < 19; n++) {
+            if (value < limit) {
+                return n;
+            }
+            limit *= 10;
         }
-        return n;
+        return 19;
     }
 
     @SuppressWarnings("deprecation") // the fastest copy of ASCII text into bytes; plain() ensured ASCII

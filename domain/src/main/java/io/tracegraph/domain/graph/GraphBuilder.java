@@ -99,19 +99,11 @@ public final class GraphBuilder {
             memory.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
-        MemoryAnalysis analysis;
-        try {
-            analysis = memory.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
-        ExecutionGraph graph = new GraphBuilder(doc).build(analysis);
+        // Indexing the spans needs no memory analysis: done while it finishes (it takes longer
+        // than the checks), on the core that would otherwise wait.
+        GraphBuilder builder = new GraphBuilder(doc);
+        MemoryAnalysis analysis = join(memory);
+        ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
     }
 
@@ -213,6 +205,9 @@ public final class GraphBuilder {
             }
         }
 
+        // The edges need only ids, parents and total times: gathered and sorted beside the rest.
+        CompletableFuture<List<GraphEdge>> edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds));
+
         DeviceTimes deviceTimes = DeviceTimes.of(doc, spanIndex, opNodeIds, parent, order, opSpan);
 
         // Nodes: spans in document order, then ops in document order.
@@ -249,7 +244,6 @@ public final class GraphBuilder {
                     op.device(), bytes, peak, opResidual, storageBytes, deviceTimes.of(n + j)));
         }
 
-        List<GraphEdge> edges = buildEdges(nodes, opNodeIds);
 
         List<TensorRecord> tensors = new ArrayList<>(doc.tensors().size());
         for (TensorEvent t : doc.tensors()) {
@@ -289,6 +283,7 @@ public final class GraphBuilder {
                 ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(),
                         run.captureContract(), run.comparisonIdentity())
                 : null;
+        List<GraphEdge> edges = join(edgesBuilt);
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
@@ -378,17 +373,18 @@ public final class GraphBuilder {
      * pair (only possible when a span id looks like an op node id); a data edge the producer
      * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
-    private List<GraphEdge> buildEdges(List<GraphNode> nodes, String[] opNodeIds) {
-        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + nodes.size() * 2);
+    private List<GraphEdge> buildEdges(long[] total, String[] opNodeIds) {
+        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + (n + ops.size()) * 2);
         for (EdgeEvent edge : doc.edges()) {
             candidates.add(new Candidate(new GraphEdge(edge.fromSpan(), edge.toSpan(), GraphEdgeKind.CALL,
                     edge.durationNs(), null), Origin.TRACE));
         }
         for (int i = 0; i < n; i++) {
-            GraphNode node = nodes.get(i);
-            if (node.kind() != GraphNodeKind.OP && node.parentId() != null) {
-                candidates.add(new Candidate(new GraphEdge(node.parentId(), node.id(), GraphEdgeKind.CALL,
-                        node.totalTimeNs(), null), Origin.SPAN));
+            // The span's node: its id, parent and total time (an op-kind span is an op node, no edge).
+            SpanRecord span = spans.get(i);
+            if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
+                candidates.add(new Candidate(new GraphEdge(span.parentId(), span.id(), GraphEdgeKind.CALL,
+                        total[i], null), Origin.SPAN));
             }
         }
         for (int j = 0; j < ops.size(); j++) {
@@ -409,7 +405,7 @@ public final class GraphBuilder {
         }
         Candidate[] sorted = candidates.toArray(new Candidate[0]);
         candidates = null;
-        Arrays.parallelSort(sorted, Candidate.ORDER);
+        sortStably(sorted);
 
         List<GraphEdge> edges = new ArrayList<>(sorted.length);
         int runStart = 0;
@@ -452,6 +448,50 @@ public final class GraphBuilder {
         return edges;
     }
 
+    /**
+     * A stable sort by {@link Candidate#ORDER} on two threads: each half is sorted on its own, and
+     * the halves are merged, ties taken from the first half. ({@link Arrays#parallelSort} sorts on
+     * one thread where the common pool has one worker, as on a machine with two cores.) The
+     * calling thread builds the nodes meanwhile: three threads, so the cores stay busy until
+     * the last one finishes.
+     */
+    private static void sortStably(Candidate[] a) {
+        int n = a.length;
+        if (n < 1 << 15 || Runtime.getRuntime().availableProcessors() < 2) {
+            Arrays.sort(a, Candidate.ORDER);
+            return;
+        }
+        int mid = n >>> 1;
+        Candidate[] left = Arrays.copyOfRange(a, 0, mid);
+        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER));
+        Arrays.sort(a, mid, n, Candidate.ORDER);
+        join(sorting);
+        int i = 0;
+        int j = mid;
+        int k = 0;
+        while (i < mid && j < n) {
+            a[k++] = Candidate.ORDER.compare(a[j], left[i]) < 0 ? a[j++] : left[i++];
+        }
+        while (i < mid) {
+            a[k++] = left[i++];
+        }
+        // The rest of the second half is in place already.
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
     private enum Origin {
         TRACE,
         SPAN,
@@ -464,46 +504,76 @@ public final class GraphBuilder {
         private static final long NO_KEY = -1L;
 
         /**
-         * (from, to, kind) in code point order. Each id carries its first eight characters packed
-         * into a long when they are all below U+0100, so most comparisons are one unsigned long
-         * comparison; otherwise, when neither edge has a character at or above U+D800, UTF-16
+         * (from, to, kind) in code point order. Each id carries its first sixteen characters packed
+         * into two longs when they are all below U+0100, so most comparisons are one or two unsigned
+         * long comparisons; otherwise, when neither edge has a character at or above U+D800, UTF-16
          * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            int c = a.fromKey != b.fromKey && a.fromKey != NO_KEY && b.fromKey != NO_KEY
-                    ? Long.compareUnsigned(a.fromKey, b.fromKey)
-                    : compare(a.edge.from(), b.edge.from(), a.plain && b.plain);
+            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
             if (c != 0) {
                 return c;
             }
-            c = a.toKey != b.toKey && a.toKey != NO_KEY && b.toKey != NO_KEY
-                    ? Long.compareUnsigned(a.toKey, b.toKey)
-                    : compare(a.edge.to(), b.edge.to(), a.plain && b.plain);
+            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
             return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
         };
+        private static final byte UNKNOWN = 0;
+        private static final byte PLAIN = 1;
+        private static final byte NOT_PLAIN = 2;
         final GraphEdge edge;
         final Origin origin;
-        final boolean plain;
+        /**
+         * Whether both ids are free of surrogates, found out the first time the packed keys do not
+         * decide a comparison (most never get there). Each candidate is sorted by one thread.
+         */
+        private byte plain = UNKNOWN;
         final long fromKey;
+        final long fromKey2;
         final long toKey;
+        final long toKey2;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
             this.origin = origin;
-            this.plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to());
-            this.fromKey = prefixKey(edge.from());
-            this.toKey = prefixKey(edge.to());
+            this.fromKey = prefixKey(edge.from(), 0);
+            this.fromKey2 = prefixKey(edge.from(), 8);
+            this.toKey = prefixKey(edge.to(), 0);
+            this.toKey2 = prefixKey(edge.to(), 8);
         }
 
         /**
-         * The first eight characters, one byte each, zero-padded, which order like the strings as
-         * far as they go; {@code NO_KEY} (compare the strings instead) when one of them is U+0100 or
-         * above, or when all eight happen to be U+00FF.
+         * Two ids by their packed characters 0..7, then 8..15, where both have them (the keys
+         * order like the zero-padded strings, so keys that differ order like the strings), else
+         * by the strings.
          */
-        private static long prefixKey(String s) {
+        private static int compare(long x1, long x2, long y1, long y2, String x, String y, Candidate a, Candidate b) {
+            if (x1 != NO_KEY && y1 != NO_KEY) {
+                if (x1 != y1) {
+                    return Long.compareUnsigned(x1, y1);
+                }
+                if (x2 != y2 && x2 != NO_KEY && y2 != NO_KEY) {
+                    return Long.compareUnsigned(x2, y2);
+                }
+            }
+            return compare(x, y, a.plain() && b.plain());
+        }
+
+        private boolean plain() {
+            if (plain == UNKNOWN) {
+                plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to()) ? PLAIN : NOT_PLAIN;
+            }
+            return plain == PLAIN;
+        }
+
+        /**
+         * The eight characters from {@code from}, one byte each, zero-padded, which order like the
+         * strings as far as they go; {@code NO_KEY} (compare the strings instead) when one of them
+         * is U+0100 or above, or when all eight happen to be U+00FF.
+         */
+        private static long prefixKey(String s, int from) {
             long key = 0;
-            int n = Math.min(8, s.length());
-            for (int i = 0; i < 8; i++) {
+            int n = Math.min(from + 8, s.length());
+            for (int i = from; i < from + 8; i++) {
                 int c = i < n ? s.charAt(i) : 0;
                 if (c > 0xFF) {
                     return NO_KEY;
