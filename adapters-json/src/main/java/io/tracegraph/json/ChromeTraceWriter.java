@@ -199,7 +199,10 @@ public final class ChromeTraceWriter {
                 if (chosen < 0) {
                     chosen = stacks.size();
                     stacks.add(new long[8]);
-                    depth = Arrays.copyOf(depth, stacks.size());
+                    if (depth.length == chosen) {
+                        // Doubled, not grown by one: events that all overlap open a lane each.
+                        depth = Arrays.copyOf(depth, Math.max(8, 2 * chosen));
+                    }
                 }
                 long[] stack = stacks.get(chosen);
                 if (depth[chosen] == stack.length) {

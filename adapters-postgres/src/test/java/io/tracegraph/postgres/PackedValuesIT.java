@@ -142,6 +142,30 @@ class PackedValuesIT {
                     assertThat(viaArrays).isEqualTo(frames.getString(1)).contains("root/p2999");
                 }
             }
+            // run_path_stats() (inlined SQL since V8) gives run_path_rows()'s rows for both packs: the
+            // pack the import writes through its own decoding, the patched one through run_path_rows().
+            String listed = "SELECT string_agg(concat_ws(',', run_key, path_hash, path, kind, count, self_time_ns, "
+                    + "total_time_ns, bytes, peak_bytes), E'\\n' ORDER BY path_hash) FROM %s(%d) p";
+            for (int key : new int[] {901, 902}) {
+                try (Statement s = c.createStatement();
+                     ResultSet stats = s.executeQuery(String.format(listed, "run_path_stats", key));
+                     ResultSet rowsOf = c.createStatement().executeQuery(
+                             String.format(listed.replace("run_key,", key + ","), "run_path_rows", key))) {
+                    stats.next();
+                    rowsOf.next();
+                    assertThat(stats.getString(1)).as("run %d", key).isEqualTo(rowsOf.getString(1))
+                            .contains("root/p2999,module");
+                }
+                String plan = explain(c, "SELECT path, self_time_ns FROM run_path_stats(" + key + ")");
+                assertThat(plan).as("run %d: %s", key, plan).contains("Function Scan on run_path_rows");
+                if (key == 902) {
+                    assertThat(plan).as(plan).contains("Function Scan on run_path_rows p (never executed)")
+                            .doesNotContain("run_strings");
+                } else {
+                    assertThat(plan).as(plan).doesNotContain("Function Scan on run_path_rows p (never executed)")
+                            .contains("Function Scan on u (never executed)");
+                }
+            }
             try (ResultSet one = c.createStatement().executeQuery("SELECT count, total_time_ns FROM "
                     + "run_path_figures(901, " + hashes[1700] + ")")) {
                 one.next();
@@ -149,6 +173,16 @@ class PackedValuesIT {
                 assertThat(one.getLong(2)).isEqualTo(total[1700]);
             }
         }
+    }
+
+    private static String explain(Connection c, String query) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet rs = c.createStatement().executeQuery("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + query)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
     }
 
     private static long[] sqlValues(Connection c, byte[] packed, long[] reference) throws SQLException {

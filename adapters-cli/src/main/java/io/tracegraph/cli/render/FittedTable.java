@@ -178,7 +178,7 @@ public final class FittedTable {
         }
         lines.add(line(header, shown, widths, width, wide, false, true));
         lines.add(line(rule, shown, widths, width, wide, false, false));
-        for (List<Cell> row : rows) {
+        for (List<Cell> row : distinctPaths(shown, widths, wide)) {
             lines.add(line(row, shown, widths, width, wide, color, false));
         }
         List<String> hiddenInOrder = new ArrayList<>();
@@ -188,6 +188,35 @@ public final class FittedTable {
             }
         }
         return new Layout(lines, hiddenInOrder);
+    }
+
+    /**
+     * The rows with the cells of each shortened path column fitted to its width so that two
+     * different paths never read the same ({@link TextWidth#shortenPaths}).
+     */
+    private List<List<Cell>> distinctPaths(boolean[] shown, int[] widths, boolean wide) {
+        if (wide) {
+            return rows;
+        }
+        List<List<Cell>> fitted = new ArrayList<>(rows.size());
+        for (List<Cell> row : rows) {
+            fitted.add(new ArrayList<>(row));
+        }
+        for (int c = 0; c < columns.size(); c++) {
+            if (!shown[c] || columns.get(c).fit() != Fit.PATH) {
+                continue;
+            }
+            List<String> texts = new ArrayList<>(rows.size());
+            for (List<Cell> row : rows) {
+                texts.add(row.get(c).text());
+            }
+            List<String> shortened = TextWidth.shortenPaths(texts, widths[c]);
+            for (int r = 0; r < rows.size(); r++) {
+                Cell cell = rows.get(r).get(c);
+                fitted.get(r).set(c, new Cell(shortened.get(r), cell.style()));
+            }
+        }
+        return fitted;
     }
 
     /**

@@ -127,6 +127,81 @@ public final class TextWidth {
     }
 
     /**
+     * Each of {@code paths} shortened as {@link #shortenPath} does, except where two different
+     * paths would then read the same ({@code …/attn/softmax} for two layers): each of those keeps,
+     * behind the tail, the nearest component that tells it apart from the others
+     * ({@code …/layer_1/…/attn/softmax}), the tail giving way down to the leaf, when that fits.
+     */
+    public static java.util.List<String> shortenPaths(java.util.List<String> paths, int width) {
+        java.util.List<String> shown = new java.util.ArrayList<>(paths.size());
+        java.util.Map<String, java.util.List<Integer>> readers = new java.util.HashMap<>();
+        for (int i = 0; i < paths.size(); i++) {
+            String s = shortenPath(paths.get(i), width);
+            shown.add(s);
+            readers.computeIfAbsent(s, k -> new java.util.ArrayList<>()).add(i);
+        }
+        for (java.util.List<Integer> same : readers.values()) {
+            java.util.List<String[]> parts = new java.util.ArrayList<>();
+            for (int i : same) {
+                parts.add(paths.get(i).split("/", -1));
+            }
+            if (same.size() < 2 || parts.stream().map(a -> String.join("/", a)).distinct().count() < 2) {
+                continue;
+            }
+            java.util.List<String> told = new java.util.ArrayList<>(same.size());
+            for (int m = 0; m < same.size(); m++) {
+                told.add(toldApart(parts, m, shown.get(same.get(m)), width));
+            }
+            // Each that now reads differently from every other path of its group shows so; the rest as before.
+            for (int m = 0; m < same.size(); m++) {
+                boolean alone = true;
+                for (int o = 0; o < same.size() && alone; o++) {
+                    alone = !told.get(o).equals(told.get(m)) || paths.get(same.get(o)).equals(paths.get(same.get(m)));
+                }
+                if (alone) {
+                    shown.set(same.get(m), told.get(m));
+                }
+            }
+        }
+        return shown;
+    }
+
+    /** Path {@code m} of {@code parts} with its nearest distinguishing component kept, or {@code fallback}. */
+    private static String toldApart(java.util.List<String[]> parts, int m, String fallback, int width) {
+        String[] own = parts.get(m);
+        for (int fromEnd = 1; fromEnd < own.length; fromEnd++) {
+            String component = own[own.length - 1 - fromEnd];
+            boolean distinct = true;
+            for (int o = 0; o < parts.size() && distinct; o++) {
+                String[] other = parts.get(o);
+                distinct = java.util.Arrays.equals(other, own) || other.length <= fromEnd
+                        || !other[other.length - 1 - fromEnd].equals(component);
+            }
+            if (!distinct) {
+                continue;
+            }
+            int at = own.length - 1 - fromEnd;
+            String head = at == 0 ? component : ELLIPSIS + "/" + component;
+            // The longest tail that fits behind it, down to the leaf alone.
+            for (int tailFrom = at + 2; tailFrom < own.length; tailFrom++) {
+                String tail = String.join("/", java.util.Arrays.asList(own).subList(tailFrom, own.length));
+                String candidate = head + "/" + ELLIPSIS + "/" + tail;
+                if (of(candidate) <= width) {
+                    return candidate;
+                }
+            }
+            if (at == own.length - 2) {
+                String candidate = head + "/" + own[own.length - 1];
+                if (of(candidate) <= width) {
+                    return candidate;
+                }
+            }
+            return fallback;
+        }
+        return fallback;
+    }
+
+    /**
      * {@code text} broken into lines of at most {@code width} columns at spaces; a word longer
      * than the width is cut with {@code …}. Later lines start with {@code indent}.
      */

@@ -36,6 +36,35 @@ class TextWidthTest {
     }
 
     @Test
+    void twoPathsThatWouldReadTheSameEachKeepTheComponentThatTellsThemApart() {
+        java.util.List<String> paths = java.util.List.of(
+                "train/step/Model::forward/layer_0/Attention::forward/softmax",
+                "train/step/Model::forward/layer_1/Attention::forward/softmax",
+                "train/step/Model::forward/layer_1/Mlp::forward/gelu");
+        assertThat(TextWidth.shortenPaths(paths, 30)).containsExactly(
+                "…/layer_0/…/softmax",
+                "…/layer_1/…/softmax",
+                "…/layer_1/Mlp::forward/gelu");
+        // Wide enough for the component itself: shortened as usual.
+        assertThat(TextWidth.shortenPaths(paths, 40)).containsExactly(
+                "…/layer_0/Attention::forward/softmax",
+                "…/layer_1/Attention::forward/softmax",
+                "…/layer_1/Mlp::forward/gelu");
+        // From the root when that is what differs; the same path twice stays as shortenPath has it.
+        assertThat(TextWidth.shortenPaths(java.util.List.of("a/x/y/leaf", "b/x/y/leaf", "b/x/y/leaf"), 9))
+                .containsExactly("a/…/leaf", "b/…/leaf", "b/…/leaf");
+        for (int width = 3; width < 70; width++) {
+            java.util.List<String> shown = TextWidth.shortenPaths(paths, width);
+            for (String s : shown) {
+                assertThat(TextWidth.of(s)).as("width %d: %s", width, s).isLessThanOrEqualTo(width);
+            }
+            if (width >= "…/layer_0/…/softmax".length()) {
+                assertThat(shown).as("width %d", width).doesNotHaveDuplicates();
+            }
+        }
+    }
+
+    @Test
     void wideCharactersTakeTwoColumnsAndMarksNone() {
         assertThat(TextWidth.of("注意力")).isEqualTo(6);
         assertThat(TextWidth.of("e\u0301")).isEqualTo(1);
