@@ -93,7 +93,7 @@ final class ShardLayout {
                 s.execute("CREATE SERVER " + server + " FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host "
                         + literal(address.host()) + ", port " + literal(Integer.toString(address.port())) + ", dbname "
                         + literal(address.database()) + ", async_capable 'true', fetch_size '10000', "
-                        + "use_remote_estimate 'false', application_name 'tracegraph-coordinator')");
+                        + "use_remote_estimate 'true', application_name 'tracegraph-coordinator')");
             }
             setLogin(c, server, shards.get(i));
         }
