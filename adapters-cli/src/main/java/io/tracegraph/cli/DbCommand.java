@@ -173,7 +173,7 @@ final class DbCommand implements Callable<Integer> {
             if (data != null) {
                 facts.put("data", data.toString());
             }
-            facts.put("shards", shards.size());
+            facts.put("shard_count", shards.size());
             Table.Builder table = Table.named("shards", "shard", "address", "remainder", "modulus", "runs");
             for (PostgresStore.ShardStatus shard : shards) {
                 table.row(shard.server(), shard.address(), shard.remainder(), shard.modulus(), shard.runs());
