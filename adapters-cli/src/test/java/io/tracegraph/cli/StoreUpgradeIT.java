@@ -94,7 +94,7 @@ class StoreUpgradeIT {
 
         List<String> notices = new ArrayList<>();
         Database.open(old, notices::add).close();
-        assertThat(notices).containsExactly("upgrading the store from schema version 4 to 5 (once; a big store "
+        assertThat(notices).containsExactly("upgrading the store from schema version 4 to 7 (once; a big store "
                 + "takes a minute or more)");
         assertThat(contents(old)).as("every table of the old layout, read after the upgrade")
                 .containsExactlyEntriesOf(before);

@@ -50,19 +50,23 @@ final class PackedPaths {
      * be sent and decoded again, and {@link #like} takes them from that run.
      */
     static PackedPaths read(Handle h, long key, long like) throws SQLException {
+        // Run like's digests are read first, on their own: a query that joins two runs' rows would
+        // join a distributed table on two values of its distribution column, which Citus refuses
+        // (docs/scaling.md). They come back into the query as a bytea literal (hexadecimal).
+        byte[] likeDigests = key == like ? null : h.createQuery("SELECT digests FROM path_packs WHERE run_key = :like")
+                .bind("like", like).mapTo(byte[].class).findOne().orElse(null);
+        String digests = likeDigests == null ? "CAST(NULL AS bytea)"
+                : "'\\x" + java.util.HexFormat.of().formatHex(likeDigests) + "'::bytea";
         StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
         for (int c = 0; c < COLUMNS.length; c++) {
-            query.append(", ").append(unlessAlike(key, like, c, "p." + COLUMNS[c]));
+            query.append(", ").append(unlessAlike(key, like, digests, c, "p." + COLUMNS[c]));
             if (COLUMNS[c].equals("kinds")) {
                 // The kinds are references to the run's words: those come with them.
-                query.append(", ").append(unlessAlike(key, like, c,
+                query.append(", ").append(unlessAlike(key, like, digests, c,
                         "(SELECT s.words FROM run_strings s WHERE s.run_key = p.run_key)"));
             }
         }
         query.append(" FROM path_packs p");
-        if (key != like) {
-            query.append(" LEFT JOIN path_packs l ON l.run_key = ").append(like);
-        }
         query.append(" WHERE p.run_key = ").append(key).append(") TO STDOUT (FORMAT binary)");
         BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), query.toString());
         if (!copy.nextRow()) {
@@ -93,12 +97,12 @@ final class PackedPaths {
     }
 
     /** {@code column} unless its digest equals that of run {@code like}'s (then NULL, not even read). */
-    private static String unlessAlike(long key, long like, int column, String value) {
+    private static String unlessAlike(long key, long like, String likeDigests, int column, String value) {
         if (key == like) {
             return value;
         }
-        String digest = "(p.digests, " + (1 + 32 * column) + ", 32)";
-        return "CASE WHEN substr" + digest + " = substr" + digest.replace("p.", "l.") + " THEN NULL ELSE " + value
+        String at = ", " + (1 + 32 * column) + ", 32)";
+        return "CASE WHEN substr(p.digests" + at + " = substr(" + likeDigests + at + " THEN NULL ELSE " + value
                 + " END";
     }
 
