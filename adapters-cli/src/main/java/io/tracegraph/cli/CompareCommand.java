@@ -106,6 +106,9 @@ final class CompareCommand implements Callable<Integer> {
                 CompareSets.Result compared = InputRejected.valueOf(cases.compareSets().compare(
                         new CompareSets.Command(baseline, candidate, threshold, failOnRegression)));
                 report = ComparisonReports.sets(compared, threshold, limit);
+                if (!compared.failedLeftOut().isEmpty()) {
+                    services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
+                }
                 if (rendering.format() == Format.MARKDOWN) {
                     forPeople = ComparisonMarkdown.sets(compared.comparison(), limit);
                 } else if (rendering.terminalTable()) {

@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.CompareSets;
 import io.tracegraph.application.FollowPath;
 import io.tracegraph.cli.render.Report;
 import io.tracegraph.cli.render.Rendering;
@@ -46,10 +47,14 @@ final class HistoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Main.UseCases cases = services.useCases(database)) {
-            List<PathHistoryPoint> points = InputRejected.valueOf(cases.followPath().follow(
+            FollowPath.Result followed = InputRejected.valueOf(cases.followPath().follow(
                     new FollowPath.Command(path, entrypoint)));
+            List<PathHistoryPoint> points = followed.points();
             Rendering rendering = format.rendering(services.io(), services.env());
-            Report report = RunReports.history(path, points, rendering.format());
+            Report report = RunReports.history(path, points, rendering.format(), followed.failedLeftOut());
+            if (!followed.failedLeftOut().isEmpty()) {
+                services.io().error(CompareSets.leftOut(followed.failedLeftOut()));
+            }
             Output.write(services.io(), null, out -> ReportRenderer.render(report, rendering, out));
             return ExitCode.OK;
         }

@@ -36,8 +36,15 @@ import picocli.CommandLine;
                     + "rejected naming the file; its run is tagged bundle=<sha256 of bundle.json>, and "
                     + "campaign=<id>, campaign.step=<n> when a campaign plans it.",
             "",
-            "Exits 0 when nothing was rejected, 1 when some input was (now, or its content by an earlier "
-                    + "import), 3 when the database or the file system failed.",
+            "A failed capture (candle-graph trace/7+ whose terminal record says outcome failed) is a fact, "
+                    + "not a fault: it is stored as a run with outcome failed, its reason and what could be built "
+                    + "of it, and the summary lists it (failed_runs, and a line \"stored as failed run: REASON\" "
+                    + "under failed_captures). `runs` and `show` give the outcome; comparisons and `history` "
+                    + "leave failed runs out and say how many.",
+            "",
+            "Exits 0 when nothing was rejected (failed captures stored as failed runs included), 1 when some "
+                    + "input was (now, or its content by an earlier import), 3 when the database or the file "
+                    + "system failed.",
         })
 final class ImportCommand implements Callable<Integer> {
     private final Main.Services services;

@@ -39,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShardedStoreIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The runs the traces make: 7 conformance samples (2 rejected), 2 examples, 8 twins, 2 of trace/10 (a failed capture is rejected), 2 PyTorch. */
-    private static final int RUNS = 19;
+    /** The runs the traces make: 7 conformance samples (2 rejected), 2 examples, 8 twins, 3 of trace/10 (one a failed capture), 2 PyTorch. */
+    private static final int RUNS = 20;
 
     private final DatabaseConfig single;
     private final ShardedDatabases sharded;
@@ -125,7 +125,7 @@ class ShardedStoreIT {
             commands.add(List.of("query", "t10-gen", "--kind", kind));
         }
         commands.add(List.of("compare", "base-0", "cand-0"));
-        commands.add(List.of("compare", "train-s1", "latest"));
+        commands.add(List.of("compare", "train-s1", "t10-gen"));
         commands.add(List.of("compare", "--baseline", "tag:side=base", "--candidate", "tag:side=cand"));
         commands.add(List.of("compare", "--baseline", "latest~7..latest~4", "--candidate", "latest~3..latest"));
         commands.add(List.of("history", path));
@@ -137,6 +137,14 @@ class ShardedStoreIT {
         commands.add(List.of("sql", "SELECT run_key, count(*) AS nodes, sum(self_time_ns) AS self_ns, "
                 + "max(peak_bytes) AS peak FROM nodes GROUP BY run_key ORDER BY run_key"));
         commands.add(List.of("sql", "SELECT count(*) AS edges FROM edges"));
+        // The capture facts of trace/7+ (V6), per run on the shards.
+        for (String relation : List.of("tensor_stats", "node_device_times", "path_device_times", "run_identities",
+                "run_capture_contracts", "memory_peak_breakdown")) {
+            commands.add(List.of("sql", "SELECT * FROM " + relation + " t ORDER BY t::text"));
+        }
+        commands.add(List.of("sql", "SELECT run_id, outcome, outcome_reason, device_time_ns FROM runs ORDER BY run_key"));
+        commands.add(List.of("show", "t10-gen"));
+        commands.add(List.of("show", "run-failed"));
         commands.add(List.of("sql", "SELECT * FROM run_overview ORDER BY run_key"));
         int compared = 0;
         for (List<String> command : commands) {

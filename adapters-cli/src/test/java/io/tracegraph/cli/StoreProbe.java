@@ -15,14 +15,18 @@ import java.util.Map;
 
 /** A test's direct JDBC view of the store the commands write: emptying it, counting, reading rows. */
 final class StoreProbe {
-    /** Every table a stored run shows in (since V5, nodes, edges and the memory timeline and breakdown are views). */
+    /**
+     * Every table a stored run shows in (since V5, nodes, edges and the memory timeline and breakdown are
+     * views; since V6 device times, tensor statistics and bundles too).
+     */
     static final List<String> RUN_TABLES = List.of("runs", "nodes", "edges", "tensors", "gradients",
             "graph_summaries", "memory_summaries", "memory_devices", "memory_timeline", "memory_peak_breakdown",
-            "health_issues");
+            "health_issues", "node_device_times", "tensor_stats", "run_bundles", "run_bundle_files");
     /** Every table a stored run writes to (V5: the packs instead of the node, edge and memory rows). */
     static final List<String> WRITTEN_TABLES = List.of("runs", "run_strings", "node_packs", "edge_packs",
             "timeline_packs", "breakdown_packs", "path_packs", "tensors", "gradients", "graph_summaries",
-            "memory_summaries", "memory_devices", "health_issues");
+            "memory_summaries", "memory_devices", "health_issues", "device_time_packs", "tensor_stats", "run_bundles",
+            "run_bundle_files");
 
     private final DatabaseConfig db;
 

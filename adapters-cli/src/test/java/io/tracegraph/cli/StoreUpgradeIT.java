@@ -64,6 +64,14 @@ class StoreUpgradeIT {
         CONTENTS.put("run_paths", "run_key, path_hash");
         CONTENTS.put("run_overview", "run_key");
         CONTENTS.put("run_gradient_states", "run_key, root, key");
+        // V6: the capture facts.
+        CONTENTS.put("node_device_times", "run_key, node_idx, device");
+        CONTENTS.put("path_device_times", "run_key, path_rank");
+        CONTENTS.put("tensor_stats", "run_key, stat_idx");
+        CONTENTS.put("run_identities", "run_key");
+        CONTENTS.put("run_capture_contracts", "run_key");
+        CONTENTS.put("run_bundles", "run_key");
+        CONTENTS.put("run_bundle_files", "run_key, file_idx");
     }
 
     private static final Instant IMPORTED = Instant.parse("2026-06-01T08:00:00Z");
@@ -89,14 +97,16 @@ class StoreUpgradeIT {
         for (int i = 0; i < traces.size(); i++) {
             writer.store(runToStore(traces.get(i)), IMPORTED.plusSeconds(i));
         }
-        Map<String, String> before = contents(old);
+        // What the old layout had: its tables' columns (later versions add columns), then their rows.
+        Map<String, String> oldColumns = columns(old);
+        Map<String, String> before = contents(old, oldColumns);
         assertThat(before.get("nodes")).as("the old store holds nodes").isNotEmpty();
 
         List<String> notices = new ArrayList<>();
         Database.open(old, notices::add).close();
-        assertThat(notices).containsExactly("upgrading the store from schema version 4 to 7 (once; a big store "
-                + "takes a minute or more)");
-        assertThat(contents(old)).as("every table of the old layout, read after the upgrade")
+        assertThat(notices).containsExactly("upgrading the store from schema version 4 to "
+                + newestMigration() + " (once; a big store takes a minute or more)");
+        assertThat(contents(old, oldColumns)).as("every table of the old layout, read after the upgrade")
                 .containsExactlyEntriesOf(before);
 
         DatabaseConfig fresh = createDatabase();
@@ -107,7 +117,10 @@ class StoreUpgradeIT {
             }
             execute(fresh, "UPDATE runs SET imported_at = timestamptz '" + IMPORTED + "' + (run_key - 1) * interval "
                     + "'1 second'");
-            assertThat(contents(fresh)).as("a fresh import of the same traces").containsExactlyEntriesOf(before);
+            assertThat(contents(fresh, oldColumns)).as("a fresh import of the same traces")
+                    .containsExactlyEntriesOf(before);
+            assertThat(contents(fresh, Map.of())).as("every table and view, every column, fresh and upgraded")
+                    .containsExactlyEntriesOf(contents(old, Map.of()));
 
             for (List<String> command : commands()) {
                 CliRun upgraded = cli(old, command.toArray(new String[0]));
@@ -213,18 +226,54 @@ class StoreUpgradeIT {
         return new RunToStore(name, sha, bytes.length, doc.schema(), doc.run(), built.health(), built.graph());
     }
 
-    /** What each of {@link #CONTENTS} holds, as COPY writes it out (text format), in key order. */
-    private static Map<String, String> contents(DatabaseConfig db) throws SQLException, IOException {
+    /**
+     * What each of {@link #CONTENTS} holds, as COPY writes it out (text format), in key order: the
+     * {@code columns} given for a table (as {@link #columns} found them), else all of them.
+     */
+    private static Map<String, String> contents(DatabaseConfig db, Map<String, String> columns)
+            throws SQLException, IOException {
         Map<String, String> contents = new LinkedHashMap<>();
         try (Connection c = connect(db)) {
             for (Map.Entry<String, String> table : CONTENTS.entrySet()) {
+                if (!columns.isEmpty() && !columns.containsKey(table.getKey())) {
+                    continue;
+                }
                 StringWriter out = new StringWriter();
-                c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT * FROM " + table.getKey()
-                        + " ORDER BY " + table.getValue() + ") TO STDOUT", out);
+                c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT "
+                        + columns.getOrDefault(table.getKey(), "*") + " FROM " + table.getKey() + " ORDER BY "
+                        + table.getValue() + ") TO STDOUT", out);
                 contents.put(table.getKey(), out.toString());
             }
         }
         return contents;
+    }
+
+    /** The columns of each of {@link #CONTENTS} that {@code db} has, in their order, comma-separated. */
+    private static Map<String, String> columns(DatabaseConfig db) throws SQLException {
+        Map<String, String> columns = new LinkedHashMap<>();
+        try (Connection c = connect(db)) {
+            for (String table : CONTENTS.keySet()) {
+                List<String> names = new ArrayList<>();
+                try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT column_name "
+                        + "FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '"
+                        + table + "' ORDER BY ordinal_position")) {
+                    while (rs.next()) {
+                        names.add("\"" + rs.getString(1) + "\"");
+                    }
+                }
+                if (!names.isEmpty()) {
+                    columns.put(table, String.join(", ", names));
+                }
+            }
+        }
+        return columns;
+    }
+
+    private static int newestMigration() throws IOException {
+        try (var files = Files.list(Path.of("..", "db", "src", "main", "resources", "db", "migration"))) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
+        }
     }
 
     private CliRun cli(DatabaseConfig db, String... args) {

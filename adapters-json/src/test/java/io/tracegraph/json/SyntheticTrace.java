@@ -95,6 +95,8 @@ public final class SyntheticTrace {
     private int extraTensors;
     private int revision = 6;
     private boolean hierarchyEdges;
+    private String failure;
+    private long nonFinite;
 
     private SyntheticTrace(Shape shape, int size) {
         this.shape = shape;
@@ -226,6 +228,27 @@ public final class SyntheticTrace {
         if (revision >= 7) {
             this.hierarchyEdges = true;
         }
+        return this;
+    }
+
+    /**
+     * Ends a trace/7+ capture with a {@code failed} terminal record and {@code reason} instead of a
+     * complete one (every span is still closed: a structurally valid failed capture).
+     */
+    public SyntheticTrace failed(String reason) {
+        this.failure = Objects.requireNonNull(reason, "reason");
+        return this;
+    }
+
+    /**
+     * Gives every trace/10 {@code tensor_stats} record {@code count} non-finite elements (at most its
+     * element count) instead of none.
+     */
+    public SyntheticTrace nonFinite(long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be >= 0: " + count);
+        }
+        this.nonFinite = count;
         return this;
     }
 
@@ -1656,7 +1679,11 @@ public final class SyntheticTrace {
             out.raw(k.dtype);
             out.raw(TS_ELEMENTS);
             out.num(k.elems);
-            out.raw(TS_NON_FINITE);
+            if (spec.nonFinite > 0) {
+                out.ascii(",\"non_finite\":" + Math.min(spec.nonFinite, k.elems));
+            } else {
+                out.raw(TS_NON_FINITE);
+            }
             out.ascii(",\"rms\":" + (1 + (t % 97) / 100.0) + ",\"abs_max\":" + (4 + (t % 13) / 4.0)
                     + ",\"mean\":" + (-0.5 + (t % 11) / 10.0));
             out.ch('}');
@@ -1664,6 +1691,15 @@ public final class SyntheticTrace {
         }
 
         void writeTerminal(long timestamp) {
+            if (spec.failure != null) {
+                out.ascii("{\"kind\":\"terminal\",\"outcome\":\"failed\",\"timestamp_ns\":");
+                out.num(timestamp);
+                out.ascii(",\"reason\":");
+                out.raw(jsonQuoted(spec.failure));
+                out.ch('}');
+                out.endLine();
+                return;
+            }
             out.raw(TERMINAL_1);
             out.num(timestamp);
             out.ch('}');

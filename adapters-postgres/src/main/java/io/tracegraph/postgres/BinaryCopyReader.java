@@ -26,6 +26,7 @@ final class BinaryCopyReader {
             .map(k -> k.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
     private static final int TEXT_OID = 25;
     private static final int INT8_OID = 20;
+    private static final int BYTEA_OID = 17;
 
     private final ByteBuffer data;
     private int fieldsLeft;
@@ -166,6 +167,18 @@ final class BinaryCopyReader {
     /** The next field, a non-null {@code text[]} of at most one dimension without NULLs. */
     String[] textArray() throws SQLException {
         return texts(arrayLength(TEXT_OID, false));
+    }
+
+    /** The next field, a non-null {@code bytea[]} of at most one dimension without NULLs, as views of the bytes. */
+    ByteBuffer[] byteaArray() throws SQLException {
+        int n = arrayLength(BYTEA_OID, false);
+        ByteBuffer[] values = new ByteBuffer[n];
+        for (int i = 0; i < n; i++) {
+            int length = element();
+            values[i] = data.slice(data.position(), length);
+            data.position(data.position() + length);
+        }
+        return values;
     }
 
     private String[] texts(int n) throws SQLException {

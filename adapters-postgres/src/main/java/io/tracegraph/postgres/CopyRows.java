@@ -10,7 +10,8 @@ import org.postgresql.copy.CopyManager;
  * binary format spares the server from parsing numbers and arrays, which is most of its work on a
  * big import. Each value must match its column's type: {@link #int4} for {@code integer},
  * {@link #int8} for {@code bigint}, {@link #text}, {@link #bool}, {@link #float8},
- * {@link #int8Array} for {@code bigint[]}, {@link #textArray} for {@code text[]}, {@link #int8Packed}
+ * {@link #int8Array} for {@code bigint[]}, {@link #textArray} for {@code text[]}, {@link #byteaArray} for
+ * {@code bytea[]}, {@link #int8Packed}
  * for {@code bytea} of packed integers and {@link #bytea}. PostgreSQL text cannot hold U+0000, so it is stored as U+FFFD; a
  * lone surrogate likewise.
  */
@@ -20,6 +21,7 @@ final class CopyRows implements AutoCloseable {
         0, 0, 0, 0, 0, 0, 0, 0};
     private static final int INT8_OID = 20;
     private static final int TEXT_OID = 25;
+    private static final int BYTEA_OID = 17;
 
     private final CopyIn copy;
     private final short columns;
@@ -75,6 +77,20 @@ final class CopyRows implements AutoCloseable {
             putInt(len, 8);
             len += 4;
             putLong(value);
+        }
+        putInt(lengthAt, len - lengthAt - 4);
+        return this;
+    }
+
+    /** A {@code bytea[]} of one dimension without NULLs (the empty array when empty). */
+    CopyRows byteaArray(java.util.List<byte[]> values) {
+        int lengthAt = arrayHeader(values.size(), BYTEA_OID);
+        for (byte[] value : values) {
+            ensure(4 + value.length);
+            putInt(len, value.length);
+            len += 4;
+            System.arraycopy(value, 0, buf, len, value.length);
+            len += value.length;
         }
         putInt(lengthAt, len - lengthAt - 4);
         return this;

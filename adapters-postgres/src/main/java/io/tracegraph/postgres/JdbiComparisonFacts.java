@@ -11,10 +11,12 @@ import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.port.ComparisonFacts;
 import io.tracegraph.domain.run.RunRef;
+import io.tracegraph.domain.trace.ComparisonIdentity;
+import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.TensorStats;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -27,8 +29,9 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
  * The PostgreSQL reader of what comparisons need of stored runs: each run's path statistics as
- * stored at import (V4 {@code path_columns}, packed columns read with binary COPY), its totals and
- * gradients, several runs read at once on connections of their own.
+ * stored at import (V5 {@code path_packs}, packed columns read with binary COPY, with their device
+ * times since V6), its totals and gradients, its outcome, identity, tensor statistics and device
+ * time, several runs read at once on connections of their own.
  */
 final class JdbiComparisonFacts implements ComparisonFacts {
     private final Jdbi jdbi;
@@ -123,7 +126,8 @@ final class JdbiComparisonFacts implements ComparisonFacts {
                     RunFacts[] facts = new RunFacts[n];
                     IntStream.range(0, n).parallel().forEach(i -> facts[i] = new RunFacts(wanted.get(i).runId(),
                             stored[i].totalMs(), stored[i].peakBytes(), stored[i].columns().stats(names[i]),
-                            stored[i].gradients()));
+                            stored[i].gradients(), stored[i].outcome(), stored[i].identity(),
+                            stored[i].tensorStats(), stored[i].deviceTimeNs()));
                     reference = texts;
                     return List.of(facts);
                 }
@@ -152,27 +156,36 @@ final class JdbiComparisonFacts implements ComparisonFacts {
     }
 
     /** What {@link #facts} reads of one run in one transaction: all but its path texts. */
-    private record StoredFacts(double totalMs, long peakBytes, PackedPaths columns, List<GradientFact> gradients) {
+    private record StoredFacts(double totalMs, long peakBytes, PackedPaths columns, List<GradientFact> gradients,
+            RunOutcome outcome, ComparisonIdentity identity, List<TensorStats> tensorStats, Long deviceTimeNs) {
         StoredFacts like(PackedPaths first) {
-            return new StoredFacts(totalMs, peakBytes, columns.like(first), gradients);
+            return new StoredFacts(totalMs, peakBytes, columns.like(first), gradients, outcome, identity, tensorStats,
+                    deviceTimeNs);
         }
+    }
+
+    /** The run's row of runs as far as a comparison needs it. */
+    private record Totals(double totalMs, long peakBytes, RunOutcome outcome, ComparisonIdentity identity,
+            Long deviceTimeNs) {
     }
 
     private static StoredFacts storedFacts(Handle handle, RunRef run, RunRef like, boolean withGradients)
             throws SQLException {
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
-            Map<String, Object> totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes "
-                    + "FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
+            Totals totals = h.createQuery("SELECT r.total_ms, coalesce(m.peak_bytes, 0) AS peak_bytes, r.outcome, "
+                    + "r.outcome_reason, r.terminal_timestamp_ns, r.device_time_ns, " + RunRows.IDENTITY_COLUMNS
+                    + " FROM runs r LEFT JOIN memory_summaries m ON m.run_key = r.run_key WHERE r.run_key = :key")
                     .bind("key", run.key())
-                    .mapToMap()
+                    .map((rs, ctx) -> new Totals(rs.getDouble("total_ms"), rs.getLong("peak_bytes"),
+                            RunRows.outcome(rs), RunRows.identity(rs), rs.getObject("device_time_ns", Long.class)))
                     .findOne()
                     .orElseThrow(() -> gone(run));
             List<GradientFact> gradients = withGradients
                     ? gradients(h, run.key()).stream().map(GradientFact::of).toList()
                     : List.of();
-            return new StoredFacts(((Number) totals.get("total_ms")).doubleValue(),
-                    ((Number) totals.get("peak_bytes")).longValue(), PackedPaths.read(h, run.key(), like.key()),
-                    gradients);
+            return new StoredFacts(totals.totalMs(), totals.peakBytes(), PackedPaths.read(h, run.key(), like.key()),
+                    gradients, totals.outcome(), totals.identity(), JdbiStoredGraphs.tensorStats(h, run.key()),
+                    totals.deviceTimeNs());
         });
     }
 }

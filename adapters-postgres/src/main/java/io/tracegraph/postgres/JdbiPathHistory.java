@@ -11,6 +11,7 @@ import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.port.PathHistory;
 import io.tracegraph.domain.run.PathHistoryPoint;
 import io.tracegraph.domain.run.RunRef;
+import io.tracegraph.domain.trace.RunOutcome;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -25,7 +26,8 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 /**
  * The PostgreSQL history of one semantic path across the stored runs: the path's statistics in each
  * run (V5 {@code path_packs}, found by hash with {@code run_path_figures()} in a few slices of each
- * run's packs), oldest first, in one snapshot (a repeatable-read transaction).
+ * run's packs; its device times since V6), oldest first, failed captures among them with their
+ * outcome, in one snapshot (a repeatable-read transaction).
  */
 final class JdbiPathHistory implements PathHistory {
     /** Newest runs searched for a path given by text whose names may contain {@code /}. */
@@ -73,7 +75,8 @@ final class JdbiPathHistory implements PathHistory {
     /** The runs that have the path of {@code hash}, oldest first, with its text read once (a hash names one). */
     private static List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
         var query = h.createQuery("SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
-                + "r.entrypoint, f.* FROM runs r CROSS JOIN LATERAL run_path_figures(r.run_key, :hash) f"
+                + "r.entrypoint, r.outcome, r.outcome_reason, r.terminal_timestamp_ns, f.* FROM runs r "
+                + "CROSS JOIN LATERAL run_path_figures(r.run_key, :hash) f"
                 + (entrypoint == null ? "" : " WHERE r.entrypoint = :entrypoint")
                 + " ORDER BY r." + OLDEST_FIRST.replace(", ", ", r."))
                 .bind("hash", hash);
@@ -83,7 +86,8 @@ final class JdbiPathHistory implements PathHistory {
         List<Found> found = query.map((rs, ctx) -> new Found(runRef(rs), rs.getString("run_timestamp"),
                 instant(rs, "captured_at"), instant(rs, "imported_at"), rs.getString("entrypoint"),
                 rs.getInt("path_rank"), rs.getString("kind"), rs.getLong("count"), rs.getLong("self_time_ns"),
-                rs.getLong("total_time_ns"), rs.getLong("bytes"), rs.getLong("peak_bytes"))).list();
+                rs.getLong("total_time_ns"), rs.getLong("bytes"), rs.getLong("peak_bytes"),
+                rs.getLong("device_self_time_ns"), rs.getLong("device_total_time_ns"), RunRows.outcome(rs))).list();
         if (found.isEmpty()) {
             return List.of();
         }
@@ -92,11 +96,12 @@ final class JdbiPathHistory implements PathHistory {
                 .bind("rank", first.rank()).bind("key", first.run().key()).mapTo(String.class).one();
         return found.stream().map(f -> new PathHistoryPoint(f.run(), f.timestamp(), f.capturedAt(), f.importedAt(),
                 f.entrypoint(), new PathStats(text, hash, f.kind(), f.count(), f.self(), f.total(), f.bytes(),
-                        f.peak()))).toList();
+                        f.peak(), f.deviceSelf(), f.deviceTotal()), f.outcome())).toList();
     }
 
-    /** One run's figures of the path, as the store found them. */
+    /** One run's figures of the path, as the store found them (device times 0 for a run without). */
     private record Found(RunRef run, String timestamp, Instant capturedAt, Instant importedAt, String entrypoint,
-            int rank, String kind, long count, long self, long total, long bytes, long peak) {
+            int rank, String kind, long count, long self, long total, long bytes, long peak, long deviceSelf,
+            long deviceTotal, RunOutcome outcome) {
     }
 }

@@ -16,6 +16,9 @@ import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.health.HealthSeverity;
 import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.port.RunCatalog;
+import io.tracegraph.domain.run.BundleFile;
+import io.tracegraph.domain.run.BundleIdentity;
+import io.tracegraph.domain.run.CampaignCapture;
 import io.tracegraph.domain.run.RunFilter;
 import io.tracegraph.domain.run.RunListing;
 import io.tracegraph.domain.run.RunRef;
@@ -26,8 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
@@ -52,6 +57,7 @@ final class JdbiRunCatalog implements RunCatalog {
     public List<RunListing> runs(RunFilter filter) {
         StringBuilder sql = new StringBuilder("SELECT run_key, run_id, run_timestamp, captured_at, imported_at, "
                 + "entrypoint, phase, device, total_ms, coalesce(peak_bytes, 0) AS peak_bytes, " + TAG_ARRAYS
+                + ", outcome, outcome_reason, terminal_timestamp_ns, " + RunRows.IDENTITY_COLUMNS
                 + " FROM run_overview WHERE true");
         if (filter.entrypoint() != null) {
             sql.append(" AND entrypoint = :entrypoint");
@@ -61,6 +67,14 @@ final class JdbiRunCatalog implements RunCatalog {
         }
         if (filter.since() != null) {
             sql.append(" AND coalesce(captured_at, imported_at) >= CAST(:since AS timestamptz)");
+        }
+        List<Map.Entry<String, String>> members = List.copyOf(new TreeMap<>(filter.identity()).entrySet());
+        for (int i = 0; i < members.size(); i++) {
+            // The member's name is one of ComparisonIdentity.MEMBERS (RunFilter checks): not user text.
+            sql.append(" AND comparison_identity->>'").append(members.get(i).getKey()).append("' = :member").append(i);
+        }
+        if (filter.outcome() != null) {
+            sql.append(" AND outcome = :outcome");
         }
         sql.append(" ORDER BY ").append(NEWEST_FIRST).append(" LIMIT :limit");
         return call(() -> jdbi.withHandle(h -> {
@@ -74,10 +88,17 @@ final class JdbiRunCatalog implements RunCatalog {
             if (filter.since() != null) {
                 query.bind("since", filter.since().toString());
             }
+            for (int i = 0; i < members.size(); i++) {
+                query.bind("member" + i, JdbiRunStore.clean(members.get(i).getValue()));
+            }
+            if (filter.outcome() != null) {
+                query.bind("outcome", RunPacks.wire(filter.outcome()));
+            }
             return query.map((rs, ctx) -> new RunListing(new RunRef(rs.getLong("run_key"), rs.getString("run_id")),
                     rs.getString("run_timestamp"), instant(rs, "captured_at"), instant(rs, "imported_at"),
                     rs.getString("entrypoint"), phase(rs.getString("phase")), rs.getString("device"),
-                    rs.getDouble("total_ms"), rs.getLong("peak_bytes"), tags(rs))).list();
+                    rs.getDouble("total_ms"), rs.getLong("peak_bytes"), tags(rs), RunRows.outcome(rs),
+                    RunRows.identity(rs))).list();
         }));
     }
 
@@ -125,6 +146,26 @@ final class JdbiRunCatalog implements RunCatalog {
         }));
     }
 
+    /** The verified bundle the run came in (V6 rows), or null. */
+    private static BundleIdentity bundle(Handle h, long key) {
+        Optional<Map<String, Object>> row = h.createQuery("SELECT * FROM run_bundles WHERE run_key = :key")
+                .bind("key", key).mapToMap().findOne();
+        if (row.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> b = row.get();
+        List<BundleFile> files = h.createQuery("SELECT path, bytes, sha256 FROM run_bundle_files WHERE run_key = :key "
+                + "ORDER BY file_idx")
+                .bind("key", key)
+                .map((rs, ctx) -> new BundleFile(rs.getString("path"), rs.getLong("bytes"), rs.getString("sha256")))
+                .list();
+        CampaignCapture campaign = b.get("campaign_id") == null ? null : new CampaignCapture(
+                (String) b.get("campaign_source"), (String) b.get("campaign_id"), (String) b.get("campaign_entrypoint"),
+                ((Number) b.get("campaign_step")).longValue(), (String) b.get("campaign_bundle"));
+        return new BundleIdentity((String) b.get("source"), (String) b.get("bundle_run_id"),
+                (String) b.get("manifest_sha256"), (String) b.get("trace_path"), files, campaign);
+    }
+
     @Override
     public Optional<RunSummary> summary(RunRef run) {
         return call(() -> jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
@@ -139,10 +180,10 @@ final class JdbiRunCatalog implements RunCatalog {
                     .map((rs, ctx) -> new HealthIssue(HealthSeverity.valueOf(upper(rs.getString("severity"))),
                             rs.getString("code"), rs.getString("message")))
                     .list();
-            TraceHealth health = new TraceHealth(issues.stream().noneMatch(HealthIssue::isError), issues,
-                    head.coverage());
+            TraceHealth health = new TraceHealth(issues.stream().noneMatch(HealthIssue::isError)
+                    && !head.outcome().isFailed(), issues, head.coverage(), head.outcome());
             return Optional.of(new RunSummary(head.stored(), health, graphSummary(h, run.key(), head),
-                    devices(h, run.key())));
+                    devices(h, run.key()), bundle(h, run.key())));
         }));
     }
 }

@@ -1,5 +1,6 @@
 package io.tracegraph.postgres;
 
+import io.tracegraph.domain.graph.DeviceSpanCost;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphSummary;
@@ -13,11 +14,16 @@ import io.tracegraph.domain.memory.DeviceMemory;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.port.RunStore;
+import io.tracegraph.domain.run.BundleFile;
+import io.tracegraph.domain.run.BundleIdentity;
+import io.tracegraph.domain.run.CampaignCapture;
 import io.tracegraph.domain.run.ImportLogEntry;
 import io.tracegraph.domain.run.KnownContent;
 import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.TensorStats;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -179,13 +185,17 @@ final class JdbiRunStore implements RunStore {
     private static Optional<Long> insertRun(Handle h, RunToStore run) {
         RunMeta m = run.meta();
         ExecutionGraph g = run.graph();
+        RunOutcome outcome = g.outcome();
         return h.createQuery("INSERT INTO runs (run_id, correlation_id, entrypoint, phase, run_timestamp, captured_at, "
                 + "capture_step, warmup_steps, device, timing_mode, tags, candle_version, trace_schema, graph_schema, "
-                + "source_name, content_sha256, content_bytes, trusted, coverage, total_ms, node_count, edge_count) "
+                + "source_name, content_sha256, content_bytes, trusted, coverage, total_ms, node_count, edge_count, "
+                + "outcome, outcome_reason, terminal_timestamp_ns, measured_region_device_synchronized, "
+                + "comparison_identity, capture_contract, device_time_ns) "
                 + "VALUES (:runId, :correlationId, :entrypoint, :phase, :timestamp, :capturedAt, :captureStep, "
                 + ":warmupSteps, :device, :timingMode, CAST(:tags AS jsonb), :candleVersion, :traceSchema, "
-                + ":graphSchema, :source, :sha, :bytes, :trusted, CAST(:coverage AS jsonb), :totalMs, :nodes, :edges) "
-                + "ON CONFLICT DO NOTHING RETURNING run_key")
+                + ":graphSchema, :source, :sha, :bytes, :trusted, CAST(:coverage AS jsonb), :totalMs, :nodes, :edges, "
+                + ":outcome, :reason, :terminal, :synchronized, CAST(:identity AS jsonb), CAST(:contract AS jsonb), "
+                + ":deviceTime) ON CONFLICT DO NOTHING RETURNING run_key")
                 .bind("runId", clean(m.runId()))
                 .bind("correlationId", clean(m.correlationId()))
                 .bind("entrypoint", clean(m.entrypoint()))
@@ -204,10 +214,17 @@ final class JdbiRunStore implements RunStore {
                 .bind("sha", run.contentSha256())
                 .bind("bytes", run.contentBytes())
                 .bind("trusted", run.health().trusted())
-                .bind("coverage", coverage(run.health().coverage()))
+                .bind("coverage", coverage(run.health().coverage(), run.health().outcome().isDeclared()))
                 .bind("totalMs", g.summary().totalMs())
                 .bind("nodes", (long) g.spans().size())
                 .bind("edges", (long) g.edges().size())
+                .bind("outcome", wire(outcome.status()))
+                .bind("reason", clean(outcome.reason()))
+                .bind("terminal", outcome.timestampNs())
+                .bind("synchronized", m.measuredRegionDeviceSynchronized())
+                .bind("identity", m.comparisonIdentity() == null ? null : CaptureJson.identity(m.comparisonIdentity()))
+                .bind("contract", m.captureContract() == null ? null : CaptureJson.contract(m.captureContract()))
+                .bind("deviceTime", g.deviceTimeNs())
                 .mapTo(Long.class)
                 .findOne();
     }
@@ -218,15 +235,33 @@ final class JdbiRunStore implements RunStore {
         RunPacks packs = RunPacks.of(g);
         writePacks(copy, key, packs);
         try (CopyRows rows = CopyRows.open(copy, "tensors", "run_key, tensor_idx, span_id, tensor_id, shape, dtype, "
-                + "device, requires_grad, storage_bytes, category")) {
+                + "device, requires_grad, storage_bytes, category, label")) {
             List<TensorRecord> tensors = g.tensors();
             for (int i = 0; i < tensors.size(); i++) {
                 TensorRecord t = tensors.get(i);
                 rows.int8(key).int4(i).text(t.spanId()).text(t.tensorId()).int8Array(t.shape()).text(t.dtype())
-                        .text(t.device()).bool(t.requiresGrad()).int8(t.storageBytes()).text(wire(t.category()));
+                        .text(t.device()).bool(t.requiresGrad()).int8(t.storageBytes()).text(wire(t.category()))
+                        .text(t.label());
                 rows.endRow();
             }
             rows.finish();
+        }
+        if (!g.tensorStats().isEmpty()) {
+            try (CopyRows rows = CopyRows.open(copy, "tensor_stats", "run_key, stat_idx, span_id, label, shape, dtype, "
+                    + "elements, non_finite, rms, abs_max, mean")) {
+                List<TensorStats> stats = g.tensorStats();
+                for (int i = 0; i < stats.size(); i++) {
+                    TensorStats t = stats.get(i);
+                    rows.int8(key).int4(i).text(t.spanId()).text(t.label()).int8Array(t.shape()).text(t.dtype())
+                            .int8(t.elements()).int8(t.nonFinite()).float8(t.rms()).float8(t.absMax())
+                            .float8(t.mean());
+                    rows.endRow();
+                }
+                rows.finish();
+            }
+        }
+        if (run.bundle() != null) {
+            writeBundle(h, copy, key, run.bundle());
         }
         try (CopyRows rows = CopyRows.open(copy, "gradients", "run_key, gradient_idx, root, key, state, norm")) {
             List<GradientRecord> gradients = g.gradients();
@@ -248,14 +283,45 @@ final class JdbiRunStore implements RunStore {
         }
         writeMemory(h, copy, key, g.memory());
         GraphSummary s = g.summary();
-        h.createUpdate("INSERT INTO graph_summaries (run_key, entrypoint, total_ms, slowest_spans, heaviest_spans) "
-                + "VALUES (:key, :entrypoint, :totalMs, CAST(:slowest AS jsonb), CAST(:heaviest AS jsonb))")
+        h.createUpdate("INSERT INTO graph_summaries (run_key, entrypoint, total_ms, slowest_spans, heaviest_spans, "
+                + "slowest_device_spans) VALUES (:key, :entrypoint, :totalMs, CAST(:slowest AS jsonb), "
+                + "CAST(:heaviest AS jsonb), CAST(:slowestDevice AS jsonb))")
                 .bind("key", key)
                 .bind("entrypoint", clean(s.entrypoint()))
                 .bind("totalMs", s.totalMs())
                 .bind("slowest", slowest(s.slowestSpans()))
                 .bind("heaviest", heaviest(s.heaviestSpans()))
+                .bind("slowestDevice", slowestDevice(s.slowestDeviceSpans()))
                 .execute();
+    }
+
+    /** The verified bundle the run came in: its row and one row per file bundle.json lists. */
+    private static void writeBundle(Handle h, CopyManager copy, long key, BundleIdentity bundle) throws SQLException {
+        CampaignCapture c = bundle.campaign();
+        h.createUpdate("INSERT INTO run_bundles (run_key, bundle_run_id, manifest_sha256, source, trace_path, "
+                + "campaign_id, campaign_source, campaign_entrypoint, campaign_step, campaign_bundle) VALUES (:key, "
+                + ":runId, :manifest, :source, :trace, :campaign, :campaignSource, :campaignEntrypoint, :step, "
+                + ":campaignBundle)")
+                .bind("key", key)
+                .bind("runId", clean(bundle.runId()))
+                .bind("manifest", bundle.manifestSha256())
+                .bind("source", clean(bundle.source()))
+                .bind("trace", clean(bundle.tracePath()))
+                .bind("campaign", c == null ? null : clean(c.campaignId()))
+                .bind("campaignSource", c == null ? null : clean(c.source()))
+                .bind("campaignEntrypoint", c == null ? null : clean(c.entrypoint()))
+                .bind("step", c == null ? null : c.captureStep())
+                .bind("campaignBundle", c == null ? null : clean(c.bundle()))
+                .execute();
+        try (CopyRows rows = CopyRows.open(copy, "run_bundle_files", "run_key, file_idx, path, bytes, sha256")) {
+            List<BundleFile> files = bundle.files();
+            for (int i = 0; i < files.size(); i++) {
+                BundleFile f = files.get(i);
+                rows.int8(key).int4(i).text(f.path()).int8(f.bytes()).text(f.sha256());
+                rows.endRow();
+            }
+            rows.finish();
+        }
     }
 
     /** The SHA-256 of {@code values} as the path digests take them (8-byte big-endian integers). */
@@ -275,10 +341,24 @@ final class JdbiRunStore implements RunStore {
         writePack(copy, key, "edge_packs", "edges, froms, tos, kinds, durations_ns, labels", packs.edges);
         writePack(copy, key, "timeline_packs", "points, timestamps_ns, devices, live_bytes, heap_bytes, free_bytes, "
                 + "activation_bytes, gradient_bytes, optimizer_bytes, other_bytes, parameter_bytes", packs.timeline);
-        writePack(copy, key, "breakdown_packs", "allocations, tensor_ids, span_ids, op_names, bytes, shapes, dtypes, "
-                + "devices, categories", packs.breakdown);
+        try (CopyRows rows = CopyRows.open(copy, "breakdown_packs", "run_key, allocations, tensor_ids, span_ids, "
+                + "op_names, bytes, shapes, dtypes, devices, categories, storage_ids")) {
+            RunPacks.Pack breakdown = Reads.join(packs.breakdown);
+            rows.int8(key).int4(breakdown.count());
+            for (byte[] column : breakdown.columns()) {
+                rows.bytea(column);
+            }
+            if (packs.storageIds == null) {
+                rows.nul();
+            } else {
+                rows.bytea(Reads.join(packs.storageIds));
+            }
+            rows.endRow();
+            rows.finish();
+        }
         try (CopyRows rows = CopyRows.open(copy, "path_packs", "run_key, paths, hashes, kinds, counts, self_times_ns, "
-                + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests")) {
+                + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests, device_self_times_ns, "
+                + "device_total_times_ns, device_digests")) {
             RunPacks.Pack paths = Reads.join(packs.paths);
             List<byte[]> c = paths.columns();
             rows.int8(key).int4(paths.count()).int8Array(packs.pathHashes);
@@ -286,8 +366,26 @@ final class JdbiRunStore implements RunStore {
                 rows.bytea(column);
             }
             rows.textArray(packs.pathTexts).bytea(Reads.join(packs.pathDigests));
+            if (packs.pathDeviceTimes == null) {
+                rows.nul().nul().nul();
+            } else {
+                for (byte[] column : Reads.join(packs.pathDeviceTimes).columns()) {
+                    rows.bytea(column);
+                }
+                rows.bytea(Reads.join(packs.pathDeviceDigests));
+            }
             rows.endRow();
             rows.finish();
+        }
+        if (packs.deviceTimes != null) {
+            RunPacks.DevicePack device = Reads.join(packs.deviceTimes);
+            try (CopyRows rows = CopyRows.open(copy, "device_time_packs", "run_key, nodes, devices, self_times_ns, "
+                    + "total_times_ns")) {
+                rows.int8(key).int4(device.nodes()).textArray(device.devices()).byteaArray(device.selfTimes())
+                        .byteaArray(device.totalTimes());
+                rows.endRow();
+                rows.finish();
+            }
         }
     }
 
@@ -330,13 +428,26 @@ final class JdbiRunStore implements RunStore {
         }
     }
 
-    private static String coverage(Coverage c) {
-        return Json.object(new Object[][] {
+    /**
+     * The coverage counts; a trace that declares its outcome (trace/7 and later) also has its device
+     * intervals, call and data edges and tensor statistics counted (a trace/6 run's stay as V1 wrote them).
+     */
+    private static String coverage(Coverage c, boolean declared) {
+        Object[][] counts = {
             {"spans", c.spans()}, {"closed_spans", c.closedSpans()}, {"root_spans", c.rootSpans()},
             {"measured_spans", c.measuredSpans()}, {"operations", c.operations()}, {"tensors", c.tensors()},
             {"memory_events", c.memoryEvents()}, {"device_memory_samples", c.deviceMemorySamples()},
             {"gradients", c.gradients()}, {"edges", c.edges()}, {"forward_spans", c.forwardSpans()},
-            {"backward_spans", c.backwardSpans()}, {"optimizer_spans", c.optimizerSpans()}});
+            {"backward_spans", c.backwardSpans()}, {"optimizer_spans", c.optimizerSpans()}};
+        if (declared) {
+            Object[][] more = {
+                {"device_intervals", c.deviceIntervals()}, {"call_edges", c.callEdges()},
+                {"data_edges", c.dataEdges()}, {"tensor_stats", c.tensorStats()}};
+            Object[][] all = java.util.Arrays.copyOf(counts, counts.length + more.length);
+            System.arraycopy(more, 0, all, counts.length, more.length);
+            counts = all;
+        }
+        return Json.object(counts);
     }
 
     private static String categories(CategoryBytes categories) {
@@ -355,6 +466,15 @@ final class JdbiRunStore implements RunStore {
         for (SlowSpan s : spans) {
             json.append(json.length() > 1 ? "," : "").append(Json.object(new Object[][] {
                 {"id", s.id()}, {"name", s.name()}, {"self_time_ns", s.selfTimeNs()}}));
+        }
+        return json.append(']').toString();
+    }
+
+    private static String slowestDevice(List<DeviceSpanCost> spans) {
+        StringBuilder json = new StringBuilder("[");
+        for (DeviceSpanCost s : spans) {
+            json.append(json.length() > 1 ? "," : "").append(Json.object(new Object[][] {
+                {"id", s.id()}, {"name", s.name()}, {"device", s.device()}, {"self_time_ns", s.selfTimeNs()}}));
         }
         return json.append(']').toString();
     }

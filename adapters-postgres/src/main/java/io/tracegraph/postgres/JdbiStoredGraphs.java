@@ -21,6 +21,7 @@ import io.tracegraph.domain.port.StoredGraphs;
 import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
+import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.postgres.RunRows.Header;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -100,18 +101,32 @@ final class JdbiStoredGraphs implements StoredGraphs {
                 ? new MemoryProfile(summary.memory(), PackReads.timeline(h, key, strings),
                         PackReads.peakBreakdown(h, key, strings), devices(h, key))
                 : new MemoryProfile(summary.memory(), List.of(), List.of(), List.of());
-        return new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients, summary, memory);
+        List<TensorStats> stats = parts.contains(GraphPart.TENSOR_STATS) ? tensorStats(h, key) : List.of();
+        return new ExecutionGraph(head.stored().graphSchema(), nodes, edges, tensors, gradients, summary, memory,
+                head.capture(), stats);
     }
 
     private static List<TensorRecord> tensors(Handle h, long key) {
         return h.createQuery("SELECT span_id, tensor_id, shape, dtype, device, requires_grad, storage_bytes, "
-                + "category FROM tensors WHERE run_key = :key ORDER BY tensor_idx")
+                + "category, label FROM tensors WHERE run_key = :key ORDER BY tensor_idx")
                 .bind("key", key)
                 .setFetchSize(FETCH_SIZE)
                 .map((rs, ctx) -> new TensorRecord(rs.getString("span_id"), rs.getString("tensor_id"),
                         shape(rs, "shape"), rs.getString("dtype"), rs.getString("device"),
                         rs.getBoolean("requires_grad"), rs.getLong("storage_bytes"),
-                        category(rs.getString("category")).orElse(MemoryCategory.OTHER)))
+                        category(rs.getString("category")).orElse(MemoryCategory.OTHER), rs.getString("label")))
+                .list();
+    }
+
+    /** The run's tensor statistics in trace order (V6 rows). */
+    static List<TensorStats> tensorStats(Handle h, long key) {
+        return h.createQuery("SELECT span_id, label, shape, dtype, elements, non_finite, rms, abs_max, mean "
+                + "FROM tensor_stats WHERE run_key = :key ORDER BY stat_idx")
+                .bind("key", key)
+                .setFetchSize(FETCH_SIZE)
+                .map((rs, ctx) -> new TensorStats(rs.getString("span_id"), rs.getString("label"), shape(rs, "shape"),
+                        rs.getString("dtype"), rs.getLong("elements"), rs.getLong("non_finite"), rs.getDouble("rms"),
+                        rs.getDouble("abs_max"), rs.getDouble("mean")))
                 .list();
     }
 

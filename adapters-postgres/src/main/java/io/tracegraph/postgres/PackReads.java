@@ -1,5 +1,6 @@
 package io.tracegraph.postgres;
 
+import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.GraphEdge;
 import io.tracegraph.domain.graph.GraphEdgeKind;
 import io.tracegraph.domain.graph.GraphNode;
@@ -9,6 +10,7 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
+import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -54,8 +56,70 @@ final class PackReads {
         return new Strings(words, withIds ? copy.textArray() : new String[0]);
     }
 
-    /** The run's nodes in node order (ids from {@code strings}). */
+    /** The run's nodes in node order (ids from {@code strings}), with their device times (V6). */
     static List<GraphNode> nodes(Handle h, long key, Strings strings) throws SQLException {
+        List<List<DeviceTime>> deviceTimes = deviceTimes(h, key);
+        List<GraphNode> nodes = hostNodes(h, key, strings);
+        if (deviceTimes == null) {
+            return nodes;
+        }
+        if (deviceTimes.size() != nodes.size()) {
+            throw new SQLException("run " + key + " has device times of " + deviceTimes.size() + " nodes for "
+                    + nodes.size() + " nodes");
+        }
+        List<GraphNode> timed = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            GraphNode n = nodes.get(i);
+            List<DeviceTime> times = deviceTimes.get(i);
+            timed.add(times.isEmpty() ? n : new GraphNode(n.id(), n.parentId(), n.name(), n.kind(), n.startNs(),
+                    n.selfTimeNs(), n.totalTimeNs(), n.shape(), n.dtype(), n.device(), n.bytes(), n.peakBytes(),
+                    n.residualBytes(), n.storageBytes(), times));
+        }
+        return timed;
+    }
+
+    /**
+     * Each node's device times in node order, its devices in code point order (the shared empty
+     * list for a node without); null when the run has no device time (no row in device_time_packs).
+     */
+    static List<List<DeviceTime>> deviceTimes(Handle h, long key) throws SQLException {
+        BinaryCopyReader copy = read(h, "nodes, devices, self_times_ns, total_times_ns", "device_time_packs", key);
+        if (copy == null) {
+            return null;
+        }
+        int n = copy.int4();
+        String[] devices = copy.textArray();
+        ByteBuffer[] selfs = copy.byteaArray();
+        ByteBuffer[] totals = copy.byteaArray();
+        if (selfs.length != devices.length || totals.length != devices.length) {
+            throw new SQLException("run " + key + " has device times of " + selfs.length + " and " + totals.length
+                    + " devices for " + devices.length + " devices");
+        }
+        long[][] self = new long[devices.length][];
+        long[][] total = new long[devices.length][];
+        for (int d = 0; d < devices.length; d++) {
+            self[d] = Packing.unpack(selfs[d], null);
+            total[d] = Packing.unpack(totals[d], self[d]);
+            requireLength(n, self[d], total[d]);
+        }
+        List<List<DeviceTime>> times = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            List<DeviceTime> node = null;
+            for (int d = 0; d < devices.length; d++) {
+                if (self[d][i] >= 0) {
+                    if (node == null) {
+                        node = new ArrayList<>(devices.length);
+                    }
+                    node.add(new DeviceTime(devices[d], self[d][i], total[d][i]));
+                }
+            }
+            times.add(node == null ? List.of() : node);
+        }
+        return times;
+    }
+
+    /** The run's nodes in node order without device times. */
+    private static List<GraphNode> hostNodes(Handle h, long key, Strings strings) throws SQLException {
         BinaryCopyReader copy = read(h, "nodes, parents, names, kinds, start_ns, self_times_ns, total_times_ns, shapes, "
                 + "dtypes, devices, bytes, peak_bytes, residual_bytes, storage_bytes", "node_packs", key);
         if (copy == null) {
@@ -150,7 +214,7 @@ final class PackReads {
     /** The allocations live at the run's memory peak, in breakdown order. */
     static List<LiveAllocation> peakBreakdown(Handle h, long key, Strings strings) throws SQLException {
         BinaryCopyReader copy = read(h, "allocations, tensor_ids, span_ids, op_names, bytes, shapes, dtypes, devices, "
-                + "categories", "breakdown_packs", key);
+                + "categories, storage_ids", "breakdown_packs", key);
         if (copy == null) {
             return List.of();
         }
@@ -163,13 +227,18 @@ final class PackReads {
         long[] dtypes = Packing.unpack(copy.bytea(), null);
         long[] devices = Packing.unpack(copy.bytea(), null);
         long[] categories = Packing.unpack(copy.bytea(), null);
+        ByteBuffer storageIds = copy.bytea();
+        long[] storages = storageIds == null ? null : Packing.unpack(storageIds, null);
         requireLength(n, tensors, spans, ops, bytes, shapes, dtypes, devices, categories);
+        if (storages != null) {
+            requireLength(n, storages);
+        }
         Words words = new Words(strings.words());
         List<LiveAllocation> allocations = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             allocations.add(new LiveAllocation(strings.id(tensors[i]), strings.id(spans[i]), words.text(ops[i]),
                     bytes[i], words.shape(shapes[i]), words.text(dtypes[i]), words.text(devices[i]),
-                    words.category(categories[i])));
+                    words.category(categories[i]), storages == null ? null : strings.id(storages[i])));
         }
         return allocations;
     }

@@ -1,6 +1,7 @@
 package io.tracegraph.postgres;
 
 import io.tracegraph.domain.compare.PathStats;
+import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphEdge;
 import io.tracegraph.domain.graph.GraphNode;
@@ -8,6 +9,7 @@ import io.tracegraph.domain.graph.SemanticPaths;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.trace.CodePointOrder;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
 import java.nio.ByteBuffer;
@@ -20,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -46,14 +49,29 @@ final class RunPacks {
     final long[] pathHashes;
     final String[] pathTexts;
     final CompletableFuture<byte[]> pathDigests;
+    /**
+     * V6: the nodes' device times (null for a run without device time), the paths' device self and
+     * total times with their digests (null likewise) and the peak breakdown's storage ids (null when
+     * no allocation has one).
+     */
+    final CompletableFuture<DevicePack> deviceTimes;
+    final CompletableFuture<Pack> pathDeviceTimes;
+    final CompletableFuture<byte[]> pathDeviceDigests;
+    final CompletableFuture<byte[]> storageIds;
 
     /** One pack table's row: the count and the packed columns, in the table's column order. */
     record Pack(int count, List<byte[]> columns) {
     }
 
+    /** The row of device_time_packs: the devices in code point order, per device two packed columns. */
+    record DevicePack(int nodes, String[] devices, List<byte[]> selfTimes, List<byte[]> totalTimes) {
+    }
+
     private RunPacks(String[] words, String[] ids, CompletableFuture<Pack> nodes, CompletableFuture<Pack> edges,
             CompletableFuture<Pack> timeline, CompletableFuture<Pack> breakdown, CompletableFuture<Pack> paths,
-            long[] pathHashes, String[] pathTexts, CompletableFuture<byte[]> pathDigests) {
+            long[] pathHashes, String[] pathTexts, CompletableFuture<byte[]> pathDigests,
+            CompletableFuture<DevicePack> deviceTimes, CompletableFuture<Pack> pathDeviceTimes,
+            CompletableFuture<byte[]> pathDeviceDigests, CompletableFuture<byte[]> storageIds) {
         this.words = words;
         this.ids = ids;
         this.nodes = nodes;
@@ -64,6 +82,10 @@ final class RunPacks {
         this.pathHashes = pathHashes;
         this.pathTexts = pathTexts;
         this.pathDigests = pathDigests;
+        this.deviceTimes = deviceTimes;
+        this.pathDeviceTimes = pathDeviceTimes;
+        this.pathDeviceDigests = pathDeviceDigests;
+        this.storageIds = storageIds;
     }
 
     /**
@@ -181,6 +203,8 @@ final class RunPacks {
         long[] allocationDtypes = new long[b];
         long[] allocationDevices = new long[b];
         long[] allocationCategories = new long[b];
+        long[] allocationStorages = new long[b];
+        boolean anyStorage = false;
         for (int i = 0; i < b; i++) {
             LiveAllocation a = allocations.get(i);
             tensors[i] = ids.ref(a.tensorId());
@@ -191,6 +215,8 @@ final class RunPacks {
             allocationDtypes[i] = words.ref(a.dtype());
             allocationDevices[i] = words.ref(a.device());
             allocationCategories[i] = words.ref(wire(a.category()));
+            allocationStorages[i] = ids.ref(a.storageId());
+            anyStorage |= a.storageId() != null;
         }
 
         // The paths: rank by hash, each node's path rank, each path's depth (that of its first node).
@@ -216,6 +242,8 @@ final class RunPacks {
         long[] pathTotal = new long[p];
         long[] pathBytes = new long[p];
         long[] pathPeak = new long[p];
+        long[] pathDeviceSelf = new long[p];
+        long[] pathDeviceTotal = new long[p];
         String[] texts = new String[p];
         String[] kindTexts = new String[p];
         for (int i = 0; i < p; i++) {
@@ -227,6 +255,8 @@ final class RunPacks {
             pathTotal[i] = s.totalTimeNs();
             pathBytes[i] = s.bytes();
             pathPeak[i] = s.peakBytes();
+            pathDeviceSelf[i] = s.deviceSelfTimeNs();
+            pathDeviceTotal[i] = s.deviceTotalTimeNs();
             texts[i] = s.path();
             if (depths[i] < 0) {
                 depths[i] = 0;
@@ -265,8 +295,59 @@ final class RunPacks {
                 () -> Packing.packFrame(depths, null), () -> Packing.packFrame(byHash, null));
         CompletableFuture<byte[]> digests = CompletableFuture.supplyAsync(() -> digests(hashes, kindTexts, counts,
                 pathSelf, pathTotal, pathBytes, pathPeak));
+
+        // V6: device times (per node and device; per path, summed over devices) and storage ids.
+        boolean device = graph.deviceTimeNs() != null;
+        CompletableFuture<DevicePack> devicePack = device
+                ? CompletableFuture.supplyAsync(() -> devicePack(nodes)) : null;
+        CompletableFuture<Pack> pathDevicePack = device ? packer.pack(p, () -> Packing.packFrame(pathDeviceSelf, null),
+                () -> Packing.packFrame(pathDeviceTotal, pathDeviceSelf)) : null;
+        CompletableFuture<byte[]> deviceDigests = device ? CompletableFuture.supplyAsync(() -> ByteBuffer.allocate(64)
+                .put(sha256(pathDeviceSelf)).put(sha256(pathDeviceTotal)).array()) : null;
+        CompletableFuture<byte[]> storageIdColumn = anyStorage
+                ? CompletableFuture.supplyAsync(() -> Packing.pack(allocationStorages)) : null;
         return new RunPacks(wordList, ids.strings(), nodePack, edgePack, timelinePack, breakdownPack, pathPack, hashes,
-                texts, digests);
+                texts, digests, devicePack, pathDevicePack, deviceDigests, storageIdColumn);
+    }
+
+    /**
+     * The nodes' device times as device_time_packs holds them: per device (code point order) the
+     * self and total time of every node, -1 in both where the node has none on that device.
+     */
+    private static DevicePack devicePack(List<GraphNode> nodes) {
+        TreeMap<String, Integer> index = new TreeMap<>(CodePointOrder.COMPARATOR);
+        for (GraphNode node : nodes) {
+            for (DeviceTime time : node.deviceTimes()) {
+                index.putIfAbsent(time.device(), 0);
+            }
+        }
+        String[] devices = index.keySet().toArray(new String[0]);
+        for (int d = 0; d < devices.length; d++) {
+            index.put(devices[d], d);
+        }
+        int n = nodes.size();
+        long[][] self = new long[devices.length][n];
+        long[][] total = new long[devices.length][n];
+        for (int d = 0; d < devices.length; d++) {
+            Arrays.fill(self[d], -1);
+            Arrays.fill(total[d], -1);
+        }
+        for (int i = 0; i < n; i++) {
+            List<DeviceTime> times = nodes.get(i).deviceTimes();
+            for (int t = 0; t < times.size(); t++) {
+                DeviceTime time = times.get(t);
+                int d = devices.length == 1 ? 0 : index.get(time.device());
+                self[d][i] = time.selfTimeNs();
+                total[d][i] = time.totalTimeNs();
+            }
+        }
+        List<byte[]> selfs = new ArrayList<>(devices.length);
+        List<byte[]> totals = new ArrayList<>(devices.length);
+        for (int d = 0; d < devices.length; d++) {
+            selfs.add(Packing.pack(self[d]));
+            totals.add(Packing.pack(total[d], self[d], false));
+        }
+        return new DevicePack(n, devices, selfs, totals);
     }
 
     /** The path ranks in the order of their hashes (signed, as SQL compares them); a run's hashes are distinct. */

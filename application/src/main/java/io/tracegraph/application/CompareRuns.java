@@ -31,11 +31,21 @@ public final class CompareRuns {
 
     public Outcome<Result> compare(Command command) {
         try {
-            RunFacts base = sources.facts(command.base());
-            RunFacts candidate = sources.facts(command.candidate());
+            RunFacts base = complete(sources.facts(command.base()), command.base());
+            RunFacts candidate = complete(sources.facts(command.candidate()), command.candidate());
             return Outcome.done(new Result(RunComparison.compare(base, candidate)));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }
+    }
+
+    /** A failed capture measured only part of its work: two runs named on their own are not compared. */
+    private static RunFacts complete(RunFacts run, String reference) {
+        if (run.outcome().isFailed()) {
+            throw new RunSources.Rejection("run `" + run.runId() + "`" + (reference.equals(run.runId()) ? ""
+                    : " (" + reference + ")") + " is a failed capture (" + run.outcome().reason()
+                    + "): a failed run is not compared");
+        }
+        return run;
     }
 }

@@ -3,6 +3,7 @@ package io.tracegraph.application;
 import io.tracegraph.domain.compare.GroupComparison;
 import io.tracegraph.domain.compare.GroupOptions;
 import io.tracegraph.domain.compare.RunFacts;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -33,14 +34,22 @@ public final class CompareSets {
 
     /**
      * The comparison; {@code regression} when a path, the total time or the memory peak is slower
-     * (or bigger) by more than the limit given; the runs each set named more than once.
+     * (or bigger) by more than the limit given; the runs each set named more than once; the failed
+     * captures the sets named, left out of the comparison (run ids, baseline's first).
      */
     public record Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
-            List<String> candidateDuplicates) {
+            List<String> candidateDuplicates, List<String> failedLeftOut) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
             baselineDuplicates = List.copyOf(baselineDuplicates);
             candidateDuplicates = List.copyOf(candidateDuplicates);
+            failedLeftOut = List.copyOf(failedLeftOut);
+        }
+
+        /** A comparison that left no failed run out. */
+        public Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
+                List<String> candidateDuplicates) {
+            this(comparison, regression, baselineDuplicates, candidateDuplicates, List.of());
         }
     }
 
@@ -65,12 +74,41 @@ public final class CompareSets {
                 }
             }
             List<List<RunFacts>> sides = sources.sets(List.of(baseline, candidate));
-            GroupComparison comparison = GroupComparison.compare(sides.get(0), sides.get(1), options);
+            // A failed capture measured only part of its work: left out, and said so.
+            List<String> failed = new ArrayList<>();
+            List<RunFacts> base = complete(sides.get(0), command.baseline(), failed);
+            List<RunFacts> cand = complete(sides.get(1), command.candidate(), failed);
+            GroupComparison comparison = GroupComparison.compare(base, cand, options);
             boolean regression = command.failOnRegressionPercent() != null
                     && comparison.regressionOver(command.failOnRegressionPercent() / 100.0);
-            return Outcome.done(new Result(comparison, regression, baseline.duplicates(), candidate.duplicates()));
+            return Outcome.done(new Result(comparison, regression, baseline.duplicates(), candidate.duplicates(),
+                    failed));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }
+    }
+
+    /** The runs of a side whose capture did not fail; the failed ones' ids added to {@code failed}. */
+    private static List<RunFacts> complete(List<RunFacts> side, String spec, List<String> failed) {
+        List<RunFacts> complete = new ArrayList<>(side.size());
+        List<String> left = new ArrayList<>();
+        for (RunFacts run : side) {
+            if (run.outcome().isFailed()) {
+                left.add(run.runId());
+            } else {
+                complete.add(run);
+            }
+        }
+        if (complete.isEmpty()) {
+            throw new RunSources.Rejection("`" + spec + "` names only failed runs: " + String.join(", ", left));
+        }
+        failed.addAll(left);
+        return complete;
+    }
+
+    /** How a comparison says which failed runs it left out: {@code 2 failed runs left out: a, b}. */
+    public static String leftOut(List<String> failed) {
+        return failed.size() + (failed.size() == 1 ? " failed run" : " failed runs") + " left out: "
+                + String.join(", ", failed);
     }
 }

@@ -2,10 +2,14 @@ package io.tracegraph.application;
 
 import io.tracegraph.domain.port.PathHistory;
 import io.tracegraph.domain.run.PathHistoryPoint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** Use case: one semantic path's self time, total time and bytes across the stored runs, oldest first. */
+/**
+ * Use case: one semantic path's self time, total time and bytes across the stored runs, oldest
+ * first; failed captures are left out and named.
+ */
 public final class FollowPath {
     /**
      * @param path       the semantic path: the span names from the root down joined by {@code /}
@@ -23,11 +27,35 @@ public final class FollowPath {
         this.history = Objects.requireNonNull(history, "history");
     }
 
-    public Outcome<List<PathHistoryPoint>> follow(Command command) {
-        List<PathHistoryPoint> points = history.history(command.path(), command.entrypoint());
-        if (points.isEmpty()) {
+    /**
+     * The path's points in the runs whose capture did not fail, oldest first, and the failed runs that
+     * have the path, left out (a failed capture measured only part of its work).
+     */
+    public record Result(List<PathHistoryPoint> points, List<String> failedLeftOut) {
+        public Result {
+            points = List.copyOf(points);
+            failedLeftOut = List.copyOf(failedLeftOut);
+        }
+    }
+
+    public Outcome<Result> follow(Command command) {
+        List<PathHistoryPoint> all = history.history(command.path(), command.entrypoint());
+        if (all.isEmpty()) {
             return Outcome.rejected("no stored run has the path `" + command.path() + "`");
         }
-        return Outcome.done(points);
+        List<PathHistoryPoint> points = new ArrayList<>(all.size());
+        List<String> failed = new ArrayList<>();
+        for (PathHistoryPoint p : all) {
+            if (p.failed()) {
+                failed.add(p.runId());
+            } else {
+                points.add(p);
+            }
+        }
+        if (points.isEmpty()) {
+            return Outcome.rejected("the path `" + command.path() + "` is only in failed runs: "
+                    + String.join(", ", failed));
+        }
+        return Outcome.done(new Result(points, failed));
     }
 }

@@ -1,7 +1,9 @@
 package io.tracegraph.application;
 
+import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
+import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.port.RunStore;
 import io.tracegraph.domain.port.TraceReader;
 import io.tracegraph.domain.run.BundleIdentity;
@@ -58,6 +60,15 @@ public final class ImportTraces {
     public static final String CAMPAIGN_TAG = "campaign";
     /** The tag giving the capture step that the campaign planned for the run. */
     public static final String CAMPAIGN_STEP_TAG = "campaign.step";
+
+    /**
+     * How the import report and log name a failed capture that was stored (followed by its reason): a
+     * failed capture is a valid fact, stored as a run with outcome failed and what could be built.
+     */
+    public static final String FAILED_RUN = "stored as failed run: ";
+
+    /** How releases before schema version 6 rejected a failed capture (the health's refusal). */
+    private static final String EARLIER_FAILED_CAPTURE = "capture failed: ";
 
     /** Largest trace that is buffered in memory to be processed by a worker. */
     public static final int BUFFERED_TRACE_BYTES = 64 << 20;
@@ -230,6 +241,10 @@ public final class ImportTraces {
                     hash, bytes, 0, 0, false, tally));
         }
         String reason = ((KnownContent.Rejected) known.get()).reason();
+        if (reason.startsWith(EARLIER_FAILED_CAPTURE)) {
+            // Rejected by a release that refused failed captures: read again, now stored as a failed run.
+            return Optional.empty();
+        }
         return Optional.of(done(name, ImportOutcome.PREVIOUSLY_REJECTED, reason, null, hash, bytes, 0, 0, false,
                 tally));
     }
@@ -256,18 +271,29 @@ public final class ImportTraces {
             return reject(name, foreign.get(), digest, counted.count, tally);
         }
         GraphOutcome outcome = GraphBuilder.build(doc);
+        ExecutionGraph graph;
+        TraceHealth health;
         if (outcome instanceof GraphOutcome.Untrusted untrusted) {
-            Optional<Result> known = hash == null ? known(name, digest, counted.count, tally) : Optional.empty();
-            return known.orElseGet(() -> rejectContent(name, untrusted.message(), digest, counted.count, tally));
+            if (!untrusted.isFailedCapture()) {
+                Optional<Result> known = hash == null ? known(name, digest, counted.count, tally) : Optional.empty();
+                return known.orElseGet(() -> rejectContent(name, untrusted.message(), digest, counted.count, tally));
+            }
+            // A failed capture is a fact: stored as a failed run with what could be built of it.
+            graph = untrusted.partialGraph();
+            health = untrusted.health();
+        } else {
+            GraphOutcome.Built built = (GraphOutcome.Built) outcome;
+            graph = built.graph();
+            health = built.health();
         }
-        GraphOutcome.Built built = (GraphOutcome.Built) outcome;
         long bytes = counted.count;
         StoreResult stored = store.store(new RunToStore(name, digest, bytes, doc.schema(),
-                withTags(doc.run(), tags(bundle, tally.command.tags())), built.health(), built.graph(), bundle),
+                withTags(doc.run(), tags(bundle, tally.command.tags())), health, graph, bundle),
                 tally.command.replace());
         if (stored instanceof StoreResult.Stored s) {
-            return done(name, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, null, s.runId(), digest,
-                    bytes, built.graph().spans().size(), built.graph().edges().size(), false, tally);
+            String failure = graph.outcome().isFailed() ? FAILED_RUN + graph.outcome().reason() : null;
+            return done(name, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, failure, s.runId(),
+                    digest, bytes, graph.spans().size(), graph.edges().size(), false, tally);
         }
         if (stored instanceof StoreResult.Duplicate d) {
             return done(name, ImportOutcome.DUPLICATE, "same content as run " + d.runId(), d.runId(), digest, bytes,
@@ -339,7 +365,7 @@ public final class ImportTraces {
             long nodes, long edges, boolean contentFault, Tally tally) {
         store.log(new ImportLogEntry(tally.importId, name, outcome, reason, runId, sha, contentFault));
         tally.command.progress().done(name, outcome, bytes);
-        return new Result(name, outcome, reason, bytes, nodes, edges);
+        return new Result(name, outcome, reason, runId, bytes, nodes, edges);
     }
 
     private static MessageDigest sha256() {
@@ -350,7 +376,8 @@ public final class ImportTraces {
         }
     }
 
-    private record Result(String name, ImportOutcome outcome, String reason, long bytes, long nodes, long edges) {
+    private record Result(String name, ImportOutcome outcome, String reason, String runId, long bytes, long nodes,
+            long edges) {
     }
 
     /** Counts what passes through. */
@@ -409,6 +436,7 @@ public final class ImportTraces {
             long edges = 0;
             long bytes = 0;
             List<ImportReport.Rejection> rejections = new ArrayList<>();
+            List<ImportReport.FailedRun> failedRuns = new ArrayList<>();
             for (int i = 0; i < next.get(); i++) {
                 Result r = results.get(i);
                 if (r == null) {
@@ -417,6 +445,11 @@ public final class ImportTraces {
                 bytes += r.bytes();
                 nodes += r.nodes();
                 edges += r.edges();
+                if ((r.outcome() == ImportOutcome.ACCEPTED || r.outcome() == ImportOutcome.REPLACED)
+                        && r.reason() != null && r.reason().startsWith(FAILED_RUN)) {
+                    failedRuns.add(new ImportReport.FailedRun(r.name(), r.runId(),
+                            r.reason().substring(FAILED_RUN.length())));
+                }
                 switch (r.outcome()) {
                     case ACCEPTED: imported++; break;
                     case REPLACED: replaced++; break;
@@ -429,7 +462,7 @@ public final class ImportTraces {
                 }
             }
             return new ImportReport(next.get(), imported, replaced, duplicates, previouslyRejected, rejections, nodes,
-                    edges, bytes, elapsed);
+                    edges, bytes, elapsed, failedRuns);
         }
     }
 
@@ -440,6 +473,7 @@ public final class ImportTraces {
         Map<String, String> tags = new HashMap<>(meta.tags());
         tags.putAll(extra);
         return new RunMeta(meta.runId(), meta.correlationId(), meta.entrypoint(), meta.phase(), meta.timestamp(),
-                meta.captureStep(), meta.warmupSteps(), meta.device(), meta.timingMode(), tags, meta.candleVersion());
+                meta.captureStep(), meta.warmupSteps(), meta.device(), meta.timingMode(), tags, meta.candleVersion(),
+                meta.measuredRegionDeviceSynchronized(), meta.captureContract(), meta.comparisonIdentity());
     }
 }

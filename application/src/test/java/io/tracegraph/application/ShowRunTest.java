@@ -53,7 +53,7 @@ class ShowRunTest {
     void followsAPathAcrossTheRunsOrSaysNoRunHasIt() {
         FollowPath follow = new FollowPath(fixture.store);
 
-        assertThat(done(follow.follow(new FollowPath.Command("step/forward", null))))
+        assertThat(done(follow.follow(new FollowPath.Command("step/forward", null))).points())
                 .extracting(p -> p.stats().totalTimeNs()).containsExactly(50L, 70L);
         assertThat(rejection(follow.follow(new FollowPath.Command("step/backward", Traces.ENTRYPOINT))))
                 .isEqualTo("no stored run has the path `step/backward`");

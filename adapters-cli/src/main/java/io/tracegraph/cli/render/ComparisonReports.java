@@ -34,7 +34,13 @@ public final class ComparisonReports {
 
     /** Two sets compared with {@code threshold} percent, at most {@code limit} paths a table. */
     public static Report sets(CompareSets.Result result, double threshold, int limit) {
-        return new ComparisonReports(limit, threshold).group(result.comparison());
+        Report report = new ComparisonReports(limit, threshold).group(result.comparison());
+        if (result.failedLeftOut().isEmpty()) {
+            return report;
+        }
+        Map<String, Object> facts = new LinkedHashMap<>(report.facts());
+        facts.put("failed_runs_left_out", String.join(", ", result.failedLeftOut()));
+        return new Report(facts, report.tables());
     }
 
     private Report single(RunComparison c) {

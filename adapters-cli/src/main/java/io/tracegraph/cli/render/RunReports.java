@@ -1,6 +1,7 @@
 package io.tracegraph.cli.render;
 
 import io.tracegraph.application.ImportReport;
+import io.tracegraph.application.ImportTraces;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
@@ -13,6 +14,7 @@ import io.tracegraph.domain.run.RunSummary;
 import io.tracegraph.domain.run.SqlOutcome;
 import io.tracegraph.domain.run.StoredRun;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.RunOutcome;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +42,11 @@ public final class RunReports {
         facts.put("device", m.device());
         facts.put("timing_mode", m.timingMode().name().toLowerCase(Locale.ROOT));
         facts.put("capture_step", m.captureStep());
+        if (stored.failed()) {
+            // Only a failed run says so: the summaries of complete runs stay as they were.
+            facts.put("outcome", outcome(stored.outcome()));
+            facts.put("outcome_reason", stored.outcome().reason());
+        }
         facts.put("tags", m.tags().toString());
         facts.put("source", stored.sourceName());
         facts.put("imported_at", String.valueOf(stored.importedAt()));
@@ -77,12 +84,18 @@ public final class RunReports {
     /** {@code runs}: the stored runs listed. */
     public static Report runs(List<RunListing> runs) {
         Table.Builder table = Table.named("runs", "run_id", "timestamp", "entrypoint", "phase", "device",
-                "total_ms", "peak_bytes", "tags");
+                "total_ms", "peak_bytes", "outcome", "outcome_reason", "tags");
         for (RunListing r : runs) {
             table.row(r.runId(), r.timestamp(), r.entrypoint(), r.phase().name().toLowerCase(Locale.ROOT),
-                    r.device(), r.totalMs(), r.peakBytes(), tagText(r.tags()));
+                    r.device(), r.totalMs(), r.peakBytes(), outcome(r.outcome()), r.outcome().reason(),
+                    tagText(r.tags()));
         }
         return new Report(Map.of(), List.of(table.build()));
+    }
+
+    /** A run's outcome as the store and the reports spell it: {@code complete} or {@code failed}. */
+    public static String outcome(RunOutcome outcome) {
+        return outcome.isFailed() ? "failed" : "complete";
     }
 
     private static String tagText(Map<String, String> tags) {
@@ -93,6 +106,12 @@ public final class RunReports {
 
     /** {@code history}: one path across the runs; a bar chart of the total time in a table. */
     public static Report history(String path, List<PathHistoryPoint> points, Format chosen) {
+        return history(path, points, chosen, List.of());
+    }
+
+    /** {@code history} that left the failed runs {@code failedLeftOut} out (named in a last fact when some were). */
+    public static Report history(String path, List<PathHistoryPoint> points, Format chosen,
+            List<String> failedLeftOut) {
         long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
         Table.Builder table = chosen == Format.TABLE
                 ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",
@@ -106,6 +125,9 @@ public final class RunReports {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("path", path);
         facts.put("runs", (long) points.size());
+        if (!failedLeftOut.isEmpty()) {
+            facts.put("failed_runs_left_out", String.join(", ", failedLeftOut));
+        }
         return new Report(facts, List.of(table.build()));
     }
 
@@ -130,6 +152,7 @@ public final class RunReports {
         facts.put("duplicates_skipped", r.duplicates());
         facts.put("previously_rejected", r.previouslyRejected());
         facts.put("rejected", r.rejected());
+        facts.put("failed_runs", r.failedRuns().size());
         facts.put("nodes_stored", r.nodes());
         facts.put("edges_stored", r.edges());
         facts.put("seconds", Math.round(seconds * 100) / 100.0);
@@ -137,6 +160,12 @@ public final class RunReports {
         facts.put("nodes_per_second", seconds > 0 ? Math.round(r.nodes() / seconds) : 0L);
         Table.Builder rejections = Table.named("rejections", "source", "reason");
         r.rejections().forEach(x -> rejections.row(x.source(), x.reason()));
-        return new Report(facts, List.of(rejections.build()));
+        if (r.failedRuns().isEmpty()) {
+            return new Report(facts, List.of(rejections.build()));
+        }
+        // Stored, not rejected: one line each, "stored as failed run: REASON".
+        Table.Builder failed = Table.named("failed_captures", "source", "run_id", "note");
+        r.failedRuns().forEach(x -> failed.row(x.source(), x.runId(), ImportTraces.FAILED_RUN + x.reason()));
+        return new Report(facts, List.of(rejections.build(), failed.build()));
     }
 }

@@ -1,15 +1,26 @@
 package io.tracegraph.domain.compare;
 
+import io.tracegraph.domain.trace.ComparisonIdentity;
+import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.TensorStats;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * What a comparison needs of one run: its id, measured total time in milliseconds, memory peak in
  * bytes, the statistics of each of its semantic paths (one entry per path, held as
- * {@link PathColumns}) and its gradients.
+ * {@link PathColumns}) and its gradients; and, from candle-graph trace/7 on, how its capture ended,
+ * the comparison identity it declared, its tensor statistics and its device time.
+ *
+ * @param outcome how the capture ended ({@link RunOutcome#IMPLIED_COMPLETE} without a terminal record)
+ * @param identity the declared comparison identity, or {@code null}
+ * @param tensorStats the run's tensor statistics in trace order (trace/10), empty without
+ * @param deviceTimeNs the device time of the whole graph (every node's device self time, summed over
+ *     nodes and devices), or {@code null} when the run has no device time at all
  */
 public record RunFacts(String runId, double totalMs, long peakBytes, List<PathStats> paths,
-        List<GradientFact> gradients) {
+        List<GradientFact> gradients, RunOutcome outcome, ComparisonIdentity identity, List<TensorStats> tensorStats,
+        Long deviceTimeNs) {
 
     public RunFacts {
         Objects.requireNonNull(runId, "runId");
@@ -22,6 +33,11 @@ public record RunFacts(String runId, double totalMs, long peakBytes, List<PathSt
         PathColumns columns = PathColumns.of(paths);
         paths = columns;
         gradients = List.copyOf(gradients);
+        Objects.requireNonNull(outcome, "outcome");
+        tensorStats = List.copyOf(tensorStats);
+        if (deviceTimeNs != null && deviceTimeNs < 0) {
+            throw new IllegalArgumentException("deviceTimeNs must not be negative: " + deviceTimeNs);
+        }
         int twice = firstRepeated(columns);
         if (twice >= 0) {
             throw new IllegalArgumentException("run " + runId + " lists path " + columns.path(twice)
@@ -59,6 +75,12 @@ public record RunFacts(String runId, double totalMs, long peakBytes, List<PathSt
             slots[slot] = hash;
         }
         return -1;
+    }
+
+    /** A complete run without capture facts (trace/6): no identity, tensor statistics or device time. */
+    public RunFacts(String runId, double totalMs, long peakBytes, List<PathStats> paths,
+            List<GradientFact> gradients) {
+        this(runId, totalMs, peakBytes, paths, gradients, RunOutcome.IMPLIED_COMPLETE, null, List.of(), null);
     }
 
     /** A run without gradient facts (all that a group comparison looks at). */

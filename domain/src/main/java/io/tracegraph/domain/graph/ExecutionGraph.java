@@ -2,6 +2,7 @@ package io.tracegraph.domain.graph;
 
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.trace.RunOutcome;
+import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.TensorStats;
 import java.util.List;
 import java.util.Objects;
@@ -41,6 +42,23 @@ public record ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdg
     /** The run's outcome: the capture's, or implied complete for a graph without capture facts. */
     public RunOutcome outcome() {
         return capture == null ? RunOutcome.IMPLIED_COMPLETE : capture.outcome();
+    }
+
+    /**
+     * The device time of the whole graph: every node's device self time, summed over nodes and
+     * devices (the device work its trace attributes to the graph); {@code null} when no node has
+     * device time.
+     */
+    public Long deviceTimeNs() {
+        long sum = 0;
+        boolean any = false;
+        for (GraphNode node : spans) {
+            for (DeviceTime time : node.deviceTimes()) {
+                sum = Saturating.add(sum, time.selfTimeNs());
+                any = true;
+            }
+        }
+        return any ? sum : null;
     }
 
     /** The first node with that id (a scan: meant for tests and one-off lookups). */
