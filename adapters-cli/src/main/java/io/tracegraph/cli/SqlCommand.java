@@ -61,9 +61,10 @@ final class SqlCommand implements Callable<Integer> {
                 outcome = sql.run(new RunSql.Command(new ReadOnlySql(query, Duration.ofSeconds(timeoutSeconds),
                         maxRows)));
             } catch (DatabaseException e) {
-                // The store is reachable (it was opened above): the query itself failed.
+                // The store is reachable (it was opened above): the query itself failed, unless a
+                // server it needs (a shard of a sharded store) could not be reached.
                 services.io().error(e.getMessage());
-                return ExitCode.REJECTED;
+                return e.unreachable() ? ExitCode.FAILURE : ExitCode.REJECTED;
             }
             if (outcome instanceof SqlOutcome.Refused refused) {
                 services.io().error(refused.reason());

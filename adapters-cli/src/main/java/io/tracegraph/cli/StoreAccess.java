@@ -4,6 +4,8 @@ import io.tracegraph.postgres.DatabaseConfig;
 import io.tracegraph.postgres.PostgresStore;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -23,9 +25,29 @@ final class StoreAccess {
             services.io().err().flush();
         };
         if (url != null && !url.isBlank()) {
-            return PostgresStore.open(configFor(url, services.env()), upgrading);
+            return PostgresStore.open(configFor(url, services.env()), shardConfigs(services.env()), upgrading);
         }
         return PostgresStore.openEmbedded(services.home(), upgrading);
+    }
+
+    /**
+     * The shards of TRACEGRAPH_SHARD_URLS (JDBC URLs separated by commas or blanks), each logging in
+     * as its URL says, else as the coordinator does (docs/scaling.md).
+     */
+    static List<DatabaseConfig> shardConfigs(Map<String, String> env) {
+        String urls = env.get("TRACEGRAPH_SHARD_URLS");
+        if (urls == null || urls.isBlank()) {
+            return List.of();
+        }
+        List<DatabaseConfig> shards = new ArrayList<>();
+        for (String url : urls.trim().split("[,\\s]+")) {
+            String user = queryParameter(url, "user");
+            String password = queryParameter(url, "password");
+            shards.add(new DatabaseConfig(url, user != null ? user : env.getOrDefault("TRACEGRAPH_DB_USER",
+                    System.getProperty("user.name")), password != null ? password
+                    : env.getOrDefault("TRACEGRAPH_DB_PASSWORD", "")));
+        }
+        return shards;
     }
 
     /** User and password from the environment, else from the URL's query, else the login name. */

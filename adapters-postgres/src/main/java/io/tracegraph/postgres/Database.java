@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -122,11 +123,15 @@ public final class Database implements AutoCloseable {
     }
 
     private void migrate(String migrations, Consumer<String> upgrading) {
+        boolean coordinator = isCoordinator();
         OptionalInt shipped = MIGRATIONS.equals(migrations) ? Migrations.newestVersion() : OptionalInt.empty();
         OptionalInt applied = shipped.isPresent() ? appliedVersion() : OptionalInt.empty();
         if (shipped.isPresent() && applied.isPresent()) {
             if (applied.getAsInt() == shipped.getAsInt()) {
                 // Every command opens the store: one query instead of Flyway's start-up and checks.
+                if (coordinator && !derived()) {
+                    inTransaction("cannot lay out the sharded store at " + config.describe(), ShardLayout::derive);
+                }
                 return;
             }
             if (applied.getAsInt() < shipped.getAsInt()) {
@@ -134,9 +139,15 @@ public final class Database implements AutoCloseable {
                         + shipped.getAsInt() + " (once; a big store takes a minute or more)");
             }
         }
+        if (coordinator) {
+            // A sharded store: its shards first (every run's rows are there), then the coordinator's
+            // own tables with the derived relations out of the way, which are then made again.
+            migrateShards(migrations, upgrading);
+            inTransaction("cannot migrate the sharded store at " + config.describe(), ShardLayout::dropDerived);
+        }
         try {
             MigrateResult result = Flyway.configure(Database.class.getClassLoader())
-                    .dataSource(dataSource)
+                    .dataSource(coordinator ? publicSchema(config) : dataSource)
                     .locations(migrations)
                     .failOnMissingLocations(false)
                     // A misnamed file (V1_x.sql) is an error, not a migration silently skipped.
@@ -150,6 +161,76 @@ public final class Database implements AutoCloseable {
         } catch (FlywayException e) {
             throw wrap("cannot migrate the database at " + config.describe(), e);
         }
+        if (coordinator) {
+            inTransaction("cannot lay out the sharded store at " + config.describe(), ShardLayout::derive);
+        }
+    }
+
+    private void migrateShards(String migrations, Consumer<String> upgrading) {
+        List<ShardLayout.Shard> shards;
+        try (Connection c = dataSource.getConnection()) {
+            shards = ShardLayout.shards(c);
+        } catch (SQLException e) {
+            throw wrap("cannot read the shards of the store at " + config.describe(), e);
+        }
+        for (ShardLayout.Shard shard : shards) {
+            try (Database db = open(shard.config(), migrations, upgrading)) {
+                db.inTransaction("cannot prepare shard " + shard.describe(), ShardLayout::prepareShard);
+            } catch (DatabaseException e) {
+                throw new DatabaseException("shard " + shard.server() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Whether this database is a sharded store's coordinator (docs/scaling.md). */
+    boolean isCoordinator() {
+        try (Connection c = dataSource.getConnection()) {
+            return ShardLayout.isCoordinator(c);
+        } catch (SQLException e) {
+            throw wrap("cannot read the database at " + config.describe(), e);
+        }
+    }
+
+    private boolean derived() {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT to_regnamespace('" + ShardLayout.SHARDED + "') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        } catch (SQLException e) {
+            throw wrap("cannot read the database at " + config.describe(), e);
+        }
+    }
+
+    /** Runs {@code work} on one connection in one transaction. */
+    void inTransaction(String what, SqlWork work) {
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                work.run(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw wrap(what, e);
+        }
+    }
+
+    /** Work on a connection. */
+    interface SqlWork {
+        void run(Connection c) throws SQLException;
+    }
+
+    /** Connections for Flyway on a coordinator, whose search_path would else start with the derived schema. */
+    private static DataSource publicSchema(DatabaseConfig config) {
+        PGSimpleDataSource ds = dataSource(config);
+        ds.setCurrentSchema("public");
+        return ds;
     }
 
     /**

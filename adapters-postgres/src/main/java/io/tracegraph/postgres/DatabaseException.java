@@ -17,6 +17,20 @@ public final class DatabaseException extends RuntimeException {
         super(message, cause);
     }
 
+    /**
+     * Whether a server could not be reached: a connection failure (SQLSTATE class 08), also one a
+     * coordinator reports of a shard it could not reach (postgres_fdw), or a server shutting down.
+     */
+    public boolean unreachable() {
+        for (Throwable cause = this; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Wraps a JDBC, jdbi or Flyway failure, keeping the database's own words as the message. */
     public static DatabaseException wrap(Exception e) {
         if (e instanceof DatabaseException database) {

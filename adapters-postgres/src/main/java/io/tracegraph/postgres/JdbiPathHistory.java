@@ -14,7 +14,9 @@ import io.tracegraph.domain.run.RunRef;
 import io.tracegraph.domain.trace.RunOutcome;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -48,18 +50,24 @@ final class JdbiPathHistory implements PathHistory {
                 return points;
             }
             // A name containing '/' (or an abbreviated path): find the path by its text in the newest runs.
-            var byText = h.createQuery("SELECT p.path_hash FROM (SELECT run_key, captured_at, imported_at FROM runs"
+            // (The newest runs first, then their packs by key: no lateral subquery over the catalogue,
+            // which Citus cannot push down, docs/scaling.md.)
+            var newest = h.createQuery("SELECT run_key FROM runs"
                     + (entrypoint == null ? "" : " WHERE entrypoint = :entrypoint")
-                    + " ORDER BY " + NEWEST_FIRST + " LIMIT :runs) r "
-                    + "CROSS JOIN LATERAL (SELECT k.hashes[array_position(k.texts, :path)] AS path_hash "
-                    + "FROM path_packs k WHERE k.run_key = r.run_key) p WHERE p.path_hash IS NOT NULL "
-                    + "ORDER BY r." + NEWEST_FIRST.replace(", ", ", r.") + " LIMIT 1")
-                    .bind("runs", PATH_TEXT_RUNS)
-                    .bind("path", text);
+                    + " ORDER BY " + NEWEST_FIRST + " LIMIT :runs")
+                    .bind("runs", PATH_TEXT_RUNS);
             if (entrypoint != null) {
-                byText.bind("entrypoint", JdbiRunStore.clean(entrypoint));
+                newest.bind("entrypoint", JdbiRunStore.clean(entrypoint));
             }
-            Optional<Long> found = byText.mapTo(Long.class).findOne();
+            List<Long> keys = newest.mapTo(Long.class).list();
+            Map<Long, Long> hashes = new HashMap<>();
+            h.createQuery("SELECT k.run_key, k.hashes[array_position(k.texts, :path)] AS path_hash FROM path_packs k "
+                    + "WHERE k.run_key = ANY (:keys) AND array_position(k.texts, :path) IS NOT NULL")
+                    .bind("path", text)
+                    .bind("keys", keys.stream().mapToLong(Long::longValue).toArray())
+                    .map((rs, ctx) -> Map.entry(rs.getLong("run_key"), rs.getLong("path_hash")))
+                    .forEach(e -> hashes.put(e.getKey(), e.getValue()));
+            Optional<Long> found = keys.stream().filter(hashes::containsKey).map(hashes::get).findFirst();
             return found.isPresent() && found.get() != hash ? history(h, found.get(), entrypoint) : points;
         }));
     }
@@ -67,8 +75,8 @@ final class JdbiPathHistory implements PathHistory {
     /** The runs that have the path of {@code hash}, oldest first, with its text read once (a hash names one). */
     private static List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
         var query = h.createQuery("SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
-                + "r.entrypoint, r.outcome, r.outcome_reason, r.terminal_timestamp_ns, f.* FROM path_packs k CROSS JOIN LATERAL run_path_figures(k.run_key, :hash) f "
-                + "JOIN runs r ON r.run_key = k.run_key"
+                + "r.entrypoint, r.outcome, r.outcome_reason, r.terminal_timestamp_ns, f.* FROM runs r "
+                + "CROSS JOIN LATERAL run_path_figures(r.run_key, :hash) f"
                 + (entrypoint == null ? "" : " WHERE r.entrypoint = :entrypoint")
                 + " ORDER BY r." + OLDEST_FIRST.replace(", ", ", r."))
                 .bind("hash", hash);

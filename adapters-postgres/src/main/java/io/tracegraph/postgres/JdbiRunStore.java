@@ -46,9 +46,16 @@ import org.postgresql.copy.CopyManager;
  */
 final class JdbiRunStore implements RunStore {
     private final Jdbi jdbi;
+    /** The shards of a sharded store (docs/scaling.md), else null. */
+    private final Shards shards;
 
     JdbiRunStore(Jdbi jdbi) {
+        this(jdbi, null);
+    }
+
+    JdbiRunStore(Jdbi jdbi, Shards shards) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.shards = shards;
     }
 
     @Override
@@ -68,6 +75,9 @@ final class JdbiRunStore implements RunStore {
     @Override
     public StoreResult store(RunToStore run, boolean replace) {
         try {
+            if (shards != null) {
+                return storeSharded(run, replace);
+            }
             return call(() -> jdbi.inTransaction(h -> storeIn(h, run, replace)));
         } catch (DatabaseException e) {
             throw new DatabaseException("storing run `" + run.meta().runId() + "` from " + run.sourceName()
@@ -90,15 +100,67 @@ final class JdbiRunStore implements RunStore {
                 .execute()));
     }
 
+    /**
+     * A run of a sharded store: its catalogue row is inserted (settling duplicates and conflicts as on
+     * one server) and its key locked on the coordinator, its rows written and committed on its shard
+     * through a connection of its own, then the catalogue row committed: readers, who see a run's rows
+     * only through the catalogue, see all of it or nothing. Rows a failure leaves on the shard belong
+     * to no catalogued run and are swept by the next import ({@link Shards#sweepOnce}).
+     */
+    private StoreResult storeSharded(RunToStore run, boolean replace) {
+        shards.sweepOnce();
+        long[] replacedKey = {-1};
+        StoreResult result = call(() -> jdbi.inTransaction(h -> {
+            Optional<Long> key = insertRun(h, run);
+            boolean replaced = false;
+            if (key.isEmpty()) {
+                Map<String, Object> existing = existing(h, run);
+                if (existing == null) {
+                    key = insertRun(h, run);
+                } else if (run.contentSha256().equals(existing.get("content_sha256"))) {
+                    return new StoreResult.Duplicate((String) existing.get("run_id"));
+                } else if (!replace) {
+                    return new StoreResult.Conflict(run.meta().runId(), (String) existing.get("source_name"));
+                } else {
+                    long old = (Long) existing.get("run_key");
+                    h.createUpdate("DELETE FROM public.runs WHERE run_key = :key").bind("key", old).execute();
+                    replacedKey[0] = old;
+                    key = insertRun(h, run);
+                    replaced = true;
+                }
+                if (key.isEmpty()) {
+                    throw new DatabaseException("run `" + run.meta().runId() + "` could not be stored: it was stored "
+                            + "concurrently by another import; run the import again");
+                }
+            }
+            long k = key.get();
+            h.createQuery("SELECT pg_advisory_xact_lock(:key)").bind("key", k).mapTo(String.class).one();
+            ShardLayout.Shard shard = shards.placement(h, k);
+            shards.inTransaction(shard, s -> {
+                writeGraph(s, k, run);
+                return null;
+            });
+            return new StoreResult.Stored(run.meta().runId(), replaced);
+        }));
+        if (replacedKey[0] >= 0) {
+            shards.deleteUncatalogued(replacedKey[0]);
+        }
+        return result;
+    }
+
+    private static Map<String, Object> existing(Handle h, RunToStore run) {
+        return h.createQuery("SELECT run_key, run_id, source_name, content_sha256 FROM runs "
+                + "WHERE content_sha256 = :sha OR run_id = :runId ORDER BY (content_sha256 = :sha) DESC LIMIT 1")
+                .bind("sha", run.contentSha256())
+                .bind("runId", clean(run.meta().runId()))
+                .mapToMap().findOne().orElse(null);
+    }
+
     private StoreResult storeIn(Handle h, RunToStore run, boolean replace) throws SQLException {
         boolean replaced = false;
         Optional<Long> key = insertRun(h, run);
         if (key.isEmpty()) {
-            Map<String, Object> existing = h.createQuery("SELECT run_key, run_id, source_name, content_sha256 FROM runs "
-                    + "WHERE content_sha256 = :sha OR run_id = :runId ORDER BY (content_sha256 = :sha) DESC LIMIT 1")
-                    .bind("sha", run.contentSha256())
-                    .bind("runId", clean(run.meta().runId()))
-                    .mapToMap().findOne().orElse(null);
+            Map<String, Object> existing = existing(h, run);
             if (existing == null) {
                 // The conflicting run vanished between the insert and the lookup: try once more.
                 key = insertRun(h, run);

@@ -4,6 +4,7 @@ import io.tracegraph.domain.compare.PathColumns;
 import io.tracegraph.domain.compare.PathStats;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -61,12 +62,19 @@ final class PackedPaths {
      * be sent and decoded again, and {@link #like} takes them from that run.
      */
     static PackedPaths read(Handle h, long key, long like) throws SQLException {
+        // Run like's digests are read first, on their own: a query that joins two runs' rows would
+        // join a distributed table on two values of its distribution column, which Citus refuses
+        // (docs/scaling.md). They come back into the query as a bytea literal (hexadecimal).
+        Map<String, Object> likeRow = key == like ? Map.of() : h.createQuery("SELECT digests, device_digests "
+                + "FROM path_packs WHERE run_key = :like").bind("like", like).mapToMap().findOne().orElse(Map.of());
+        String digests = byteaLiteral((byte[]) likeRow.get("digests"));
+        String deviceDigests = byteaLiteral((byte[]) likeRow.get("device_digests"));
         StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
         for (int c = 0; c < COLUMNS.length; c++) {
-            query.append(", ").append(unlessAlike(key, like, c, "p." + COLUMNS[c]));
+            query.append(", ").append(unlessAlike(key, like, digests, c, "p." + COLUMNS[c]));
             if (COLUMNS[c].equals("kinds")) {
                 // The kinds are references to the run's words: those come with them.
-                query.append(", ").append(unlessAlike(key, like, c,
+                query.append(", ").append(unlessAlike(key, like, digests, c,
                         "(SELECT s.words FROM run_strings s WHERE s.run_key = p.run_key)"));
             }
         }
@@ -77,15 +85,12 @@ final class PackedPaths {
             if (key == like) {
                 query.append(", ").append(column);
             } else {
-                String digest = "(p.device_digests, " + (1 + 32 * c) + ", 32)";
-                query.append(", CASE WHEN substr").append(digest).append(" = substr").append(digest.replace("p.", "l."))
-                        .append(" THEN NULL ELSE ").append(column).append(" END");
+                String at = ", " + (1 + 32 * c) + ", 32)";
+                query.append(", CASE WHEN substr(p.device_digests").append(at).append(" = substr(")
+                        .append(deviceDigests).append(at).append(" THEN NULL ELSE ").append(column).append(" END");
             }
         }
         query.append(" FROM path_packs p");
-        if (key != like) {
-            query.append(" LEFT JOIN path_packs l ON l.run_key = ").append(like);
-        }
         query.append(" WHERE p.run_key = ").append(key).append(") TO STDOUT (FORMAT binary)");
         BinaryCopyReader copy = BinaryCopyReader.read(h.getConnection(), query.toString());
         if (!copy.nextRow()) {
@@ -122,13 +127,18 @@ final class PackedPaths {
         return sent;
     }
 
+    /** {@code bytes} as a bytea literal of the query (hexadecimal), or a NULL bytea. */
+    private static String byteaLiteral(byte[] bytes) {
+        return bytes == null ? "CAST(NULL AS bytea)" : "'\\x" + java.util.HexFormat.of().formatHex(bytes) + "'::bytea";
+    }
+
     /** {@code column} unless its digest equals that of run {@code like}'s (then NULL, not even read). */
-    private static String unlessAlike(long key, long like, int column, String value) {
+    private static String unlessAlike(long key, long like, String likeDigests, int column, String value) {
         if (key == like) {
             return value;
         }
-        String digest = "(p.digests, " + (1 + 32 * column) + ", 32)";
-        return "CASE WHEN substr" + digest + " = substr" + digest.replace("p.", "l.") + " THEN NULL ELSE " + value
+        String at = ", " + (1 + 32 * column) + ", 32)";
+        return "CASE WHEN substr(p.digests" + at + " = substr(" + likeDigests + at + " THEN NULL ELSE " + value
                 + " END";
     }
 

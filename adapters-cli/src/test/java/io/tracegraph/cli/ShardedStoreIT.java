@@ -1,0 +1,261 @@
+package io.tracegraph.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tracegraph.json.SyntheticTrace;
+import io.tracegraph.postgres.DatabaseConfig;
+import io.tracegraph.postgres.PostgresExtension;
+import io.tracegraph.postgres.ShardedPostgresExtension;
+import io.tracegraph.postgres.ShardedPostgresExtension.ShardedDatabases;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same imports on one server and on a sharded store (a coordinator and two shards, postgres_fdw
+ * partitions, docs/scaling.md): every query command and every recipe of docs/sql.md gives the same
+ * output on both, byte for byte, and the heaviest per-run aggregation runs on the shards.
+ */
+@ExtendWith({PostgresExtension.class, ShardedPostgresExtension.class})
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ShardedStoreIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The runs the traces make: 7 conformance samples (2 rejected), 2 examples, 8 twins, 3 of trace/10 (one a failed capture), 2 PyTorch. */
+    private static final int RUNS = 20;
+
+    private final DatabaseConfig single;
+    private final ShardedDatabases sharded;
+    private final Map<String, String> singleEnv;
+    private final Map<String, String> shardedEnv;
+
+    @TempDir
+    static Path dir;
+
+    ShardedStoreIT(DatabaseConfig single, ShardedDatabases sharded) {
+        this.single = single;
+        this.sharded = sharded;
+        this.singleEnv = env(single);
+        // The coordinator alone: it knows its shards.
+        this.shardedEnv = env(sharded.coordinator());
+    }
+
+    private static Map<String, String> env(DatabaseConfig db) {
+        return Map.of("TRACEGRAPH_DB_URL", db.jdbcUrl(), "TRACEGRAPH_DB_USER", db.user(), "TRACEGRAPH_DB_PASSWORD",
+                db.password(), "COLUMNS", "200");
+    }
+
+    @BeforeAll
+    void importTheSameTracesIntoBoth() throws Exception {
+        Path traces = Files.createDirectories(dir.resolve("traces"));
+        for (String name : List.of("synthetic.jsonl", "train_tiny.jsonl", "train_quirks.jsonl", "infer_small.jsonl",
+                "bom.jsonl", "malformed_wrong_type.jsonl", "untrusted_cycle.jsonl")) {
+            try (InputStream in = ShardedStoreIT.class.getResourceAsStream("/conformance/" + name)) {
+                Files.copy(in, traces.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        for (String name : List.of("trace10_train.jsonl", "trace10_failed.jsonl")) {
+            try (InputStream in = ShardedStoreIT.class.getResourceAsStream("/candle/" + name)) {
+                Files.copy(in, traces.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        for (String name : List.of("hta-trace-compare-base.json.gz", "hta-backward-thread.json")) {
+            try (InputStream in = ShardedStoreIT.class.getResourceAsStream("/pytorch/" + name)) {
+                Files.copy(in, traces.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        SyntheticTrace.training().ops(300).seed(11).schema(10).runId("t10-gen").tag("side", "t10")
+                .writeTo(traces.resolve("t10-gen.jsonl"));
+        for (String name : List.of("train_small.jsonl", "infer_small.jsonl")) {
+            Files.copy(Path.of("../examples", name), traces.resolve("example-" + name));
+        }
+        for (int i = 0; i < 4; i++) {
+            SyntheticTrace.training().ops(200).seed(7).timingSeed(100 + i).runId("base-" + i).tag("side", "base")
+                    .writeTo(traces.resolve("base-" + i + ".jsonl"));
+            SyntheticTrace.training().ops(200).seed(7).timingSeed(200 + i).runId("cand-" + i).tag("side", "cand")
+                    .slowSpan("Mlp::forward", 2.0).growMemory("Mlp::forward", 2).writeTo(traces.resolve("cand-" + i + ".jsonl"));
+        }
+        for (Map<String, String> env : List.of(singleEnv, shardedEnv)) {
+            CliRun imported = CliRun.with(env, dir, "import", traces.toString(), "--jobs", "1", "--format", "json");
+            assertThat(imported.status()).as(imported.err()).isEqualTo(ExitCode.REJECTED);
+            assertThat(JSON.readTree(imported.out()).get("imported").asLong()).as(imported.out()).isEqualTo(RUNS);
+        }
+        // The same imports at the same times: what the listings show of import times is then equal.
+        for (DatabaseConfig db : List.of(single, sharded.coordinator())) {
+            execute(db, "UPDATE public.runs SET imported_at = timestamptz '2026-06-01 00:00:00+00' "
+                    + "+ run_key * interval '1 second'");
+            execute(db, "UPDATE public.import_log SET logged_at = timestamptz '2026-06-01 00:00:00+00' "
+                    + "+ entry_key * interval '1 second', import_id = '00000000-0000-0000-0000-000000000001'");
+        }
+    }
+
+    @Test
+    void everyQueryCommandAnswersAsOnOneServer() throws Exception {
+        String path = JSON.readTree(CliRun.with(singleEnv, dir, "compare", "--baseline", "tag:side=base",
+                "--candidate", "tag:side=cand", "--format", "json").out()).get("paths").get(0).get("path").asText();
+        List<List<String>> commands = new ArrayList<>();
+        commands.add(List.of("runs"));
+        commands.add(List.of("runs", "--tag", "side=cand", "--limit", "3"));
+        commands.add(List.of("runs", "--entrypoint", "tinygpt::train::update"));
+        commands.add(List.of("show", "latest"));
+        commands.add(List.of("show", "train-s1"));
+        commands.add(List.of("show", "latest~3"));
+        for (String kind : List.of("slowest", "heaviest", "memory", "efficiency", "spans", "edges", "tensors",
+                "gradients", "health")) {
+            commands.add(List.of("query", "train-s1", "--kind", kind));
+            commands.add(List.of("query", "cand-2", "--kind", kind));
+            commands.add(List.of("query", "t10-gen", "--kind", kind));
+        }
+        commands.add(List.of("compare", "base-0", "cand-0"));
+        commands.add(List.of("compare", "train-s1", "t10-gen"));
+        commands.add(List.of("compare", "--baseline", "tag:side=base", "--candidate", "tag:side=cand"));
+        commands.add(List.of("compare", "--baseline", "latest~7..latest~4", "--candidate", "latest~3..latest"));
+        commands.add(List.of("history", path));
+        commands.add(List.of("history", "tinygpt::train::update/update"));
+        for (String sql : recipes().values()) {
+            commands.add(List.of("sql", sql.replace("'alpha-1'", "'base-0'").replace("'alpha-2'", "'cand-0'")
+                    .replace("'tinygpt::train'", "'tinygpt::train::update'")));
+        }
+        commands.add(List.of("sql", "SELECT run_key, count(*) AS nodes, sum(self_time_ns) AS self_ns, "
+                + "max(peak_bytes) AS peak FROM nodes GROUP BY run_key ORDER BY run_key"));
+        commands.add(List.of("sql", "SELECT count(*) AS edges FROM edges"));
+        // The capture facts of trace/7+ (V6), per run on the shards.
+        for (String relation : List.of("tensor_stats", "node_device_times", "path_device_times", "run_identities",
+                "run_capture_contracts", "memory_peak_breakdown")) {
+            commands.add(List.of("sql", "SELECT * FROM " + relation + " t ORDER BY t::text"));
+        }
+        commands.add(List.of("sql", "SELECT run_id, outcome, outcome_reason, device_time_ns FROM runs ORDER BY run_key"));
+        commands.add(List.of("show", "t10-gen"));
+        commands.add(List.of("show", "run-failed"));
+        commands.add(List.of("sql", "SELECT * FROM run_overview ORDER BY run_key"));
+        int compared = 0;
+        for (List<String> command : commands) {
+            // Tables render what json shows; a recipe's rows are compared as json only (time).
+            for (String format : command.get(0).equals("sql") ? List.of("json") : List.of("json", "table")) {
+                List<String> args = new ArrayList<>(command);
+                args.add("--format");
+                args.add(format);
+                CliRun one = CliRun.with(singleEnv, dir, args.toArray(String[]::new));
+                CliRun spread = CliRun.with(shardedEnv, dir, args.toArray(String[]::new));
+                assertThat(one.status()).as(command + ": " + one.err()).isEqualTo(ExitCode.OK);
+                assertThat(spread.status()).as(command + ": " + spread.err()).isEqualTo(ExitCode.OK);
+                assertThat(spread.out()).as(String.join(" ", args)).isEqualTo(one.out());
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(85);
+    }
+
+    @Test
+    void reportsAndExportsAreTheSameFiles() throws Exception {
+        for (List<String> command : List.of(List.of("report", "train-s1"), List.of("report", "--compare", "base-1",
+                "cand-1"), List.of("export", "train-s1"), List.of("export", "cand-3"))) {
+            Map<String, byte[]> written = new LinkedHashMap<>();
+            for (Map.Entry<String, Map<String, String>> store : Map.of("single", singleEnv, "sharded", shardedEnv)
+                    .entrySet()) {
+                Path file = dir.resolve(store.getKey() + "-" + String.join("-", command).replace(':', '_') + ".out");
+                List<String> args = new ArrayList<>(command);
+                args.add("-o");
+                args.add(file.toString());
+                CliRun run = CliRun.with(store.getValue(), dir, args.toArray(String[]::new));
+                assertThat(run.status()).as(command + ": " + run.err()).isEqualTo(ExitCode.OK);
+                written.put(store.getKey(), Files.readAllBytes(file));
+            }
+            assertThat(new String(written.get("sharded"), StandardCharsets.UTF_8)).as(command.toString())
+                    .isEqualTo(new String(written.get("single"), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void theRunsAreSpreadOverBothShardsAndDbStatusSaysHowMany() throws Exception {
+        CliRun status = CliRun.with(shardedEnv, dir, "db", "status", "--format", "json");
+        assertThat(status.status()).as(status.err()).isEqualTo(ExitCode.OK);
+        assertThat(status.out()).containsOnlyOnce("\"shards\"");
+        assertThat(JSON.readTree(status.out()).get("shard_count").asInt()).isEqualTo(2);
+        JsonNode shards = JSON.readTree(status.out()).get("shards");
+        assertThat(shards.isArray()).as(status.out()).isTrue();
+        assertThat(shards.size()).isEqualTo(2);
+        List<Long> runs = JSON.readTree(status.out()).findValues("runs").stream().map(JsonNode::asLong).toList();
+        assertThat(runs).hasSize(2).allSatisfy(n -> assertThat(n).isPositive());
+        assertThat(runs.stream().mapToLong(Long::longValue).sum()).isEqualTo(RUNS);
+        CliRun text = CliRun.with(shardedEnv, dir, "db", "status");
+        assertThat(text.out()).contains("2 shard(s)").contains("shard_1: ").contains("shard_2: ");
+    }
+
+    /** The pushdown this layout exists for: a run's rows decoded and aggregated where they are stored. */
+    @Test
+    void perRunAggregationRunsOnTheShardsInParallel() throws Exception {
+        for (String query : List.of(
+                "SELECT run_key, count(*), sum(self_time_ns), max(peak_bytes) FROM nodes GROUP BY run_key",
+                "SELECT run_key, count(*), sum(total_time_ns), max(peak_bytes) FROM run_paths GROUP BY run_key",
+                "SELECT run_key, max(live_bytes) FROM memory_timeline GROUP BY run_key")) {
+            CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) " + query, "--format",
+                    "csv");
+            assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+            String text = plan.out();
+            // One remote aggregate per shard, run at once; only per-run results come back.
+            assertThat(count(text, "Async Foreign Scan")).as(text).isEqualTo(2);
+            assertThat(count(text, "Relations: Aggregate on")).as(text).isEqualTo(2);
+            assertThat(count(text, "GROUP BY 1")).as(text).isEqualTo(2);
+            assertThat(text).as(text).doesNotContain("HashAggregate", "GroupAggregate", "Partial");
+        }
+        // A run's rows, asked by key, come from its shard alone: its nodes, and the packed path
+        // statistics a comparison of sets reads of each run (stored per run at import).
+        for (String table : List.of("node_packs", "path_packs")) {
+            CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM " + table
+                    + " WHERE run_key = 3", "--format", "csv");
+            assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+            assertThat(count(plan.out(), "Foreign Scan")).as(plan.out()).isEqualTo(1);
+            assertThat(plan.out()).as(plan.out()).contains("FROM public." + table + " WHERE ((run_key = 3))");
+        }
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + what.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    static Map<String, String> recipes() throws Exception {
+        String text = Files.readString(Path.of("..", "docs", "sql.md"), StandardCharsets.UTF_8);
+        Map<String, String> recipes = new LinkedHashMap<>();
+        Matcher m = Pattern.compile("(?m)^### ([^\\n]+)$|^```sql\\n(.*?)^```", Pattern.DOTALL).matcher(text);
+        String title = null;
+        while (m.find()) {
+            if (m.group(1) != null) {
+                title = m.group(1).strip();
+            } else if (title != null && !recipes.containsKey(title)) {
+                recipes.put(title, m.group(2));
+            }
+        }
+        assertThat(recipes).hasSizeGreaterThanOrEqualTo(10);
+        return recipes;
+    }
+
+    static void execute(DatabaseConfig db, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

@@ -1,0 +1,380 @@
+package io.tracegraph.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The layout of a store spread over several servers with PostgreSQL's own partitioning and
+ * {@code postgres_fdw} (docs/scaling.md): on the coordinator, the runs catalogue and the import log
+ * stay tables of {@code public}; every per-run relation of {@code public} (a table or view with a
+ * {@code run_key} column that does not read the catalogue) gets a partitioned table in schema
+ * {@code shard_parts}, hash-partitioned by {@code run_key} with one modulus, each partition a foreign
+ * table of the relation of the same name on one shard, and a view of the same name in schema
+ * {@code sharded} that shows the rows of catalogued runs only. The views that read the catalogue
+ * ({@code run_overview}) are made again in {@code sharded} from their definitions. {@code sharded}
+ * comes first in the database's {@code search_path}, so every name a query or function uses reads
+ * the sharded relation; {@code public}'s own per-run tables stay, empty, for Flyway to migrate.
+ *
+ * <p>Everything in {@code shard_parts} and {@code sharded} is derived from {@code public} and the
+ * shard list ({@code sharding.shards}): {@link #derive} drops and makes it again after every
+ * migration, so that the per-run tables of later migrations are partitioned too.
+ *
+ * <p>Every statement here is built from catalogue names of our own (quoted with {@code format %I})
+ * and numbers.
+ */
+final class ShardLayout {
+    /** The per-run relations' shadow schema, first in the coordinator's search_path. */
+    static final String SHARDED = "sharded";
+    static final String PARTS = "shard_parts";
+    static final String META = "sharding";
+    /** Catalogue tables: on the coordinator, not per run. */
+    private static final Set<String> CATALOGUE = Set.of("runs", "import_log", "flyway_schema_history");
+    /** The per-run table whose partitioning tells which shard holds a run. */
+    static final String PLACEMENT = "run_strings";
+
+    private ShardLayout() {
+    }
+
+    /** Whether the database behind {@code c} is a sharded store's coordinator. */
+    static boolean isCoordinator(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT to_regclass('" + META + ".shards') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * Makes the coordinator's metadata for {@code shards} (foreign servers {@code shard_1} ...,
+     * user mappings for the current user, {@code sharding.shards}); the derived relations follow with
+     * {@link #derive}. The store must hold no run yet.
+     */
+    static void create(Connection c, List<DatabaseConfig> shards) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM public.runs")) {
+                rs.next();
+                long runs = rs.getLong(1);
+                if (runs > 0) {
+                    throw new DatabaseException("the store already holds " + runs + " run(s) on one server: shard a "
+                            + "new, empty store and import the runs into it (docs/scaling.md)");
+                }
+            }
+            s.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw");
+            s.execute("CREATE SCHEMA " + META);
+            s.execute("CREATE TABLE " + META + ".shards (shard integer PRIMARY KEY, server_name text NOT NULL UNIQUE, "
+                    + "modulus integer NOT NULL, remainder integer NOT NULL UNIQUE)");
+            s.execute("COMMENT ON TABLE " + META + ".shards IS 'tracegraph: the shards of this store, each the "
+                    + "foreign server holding the runs whose run_key hashes to remainder (docs/scaling.md)'");
+        }
+        for (int i = 0; i < shards.size(); i++) {
+            String server = serverName(i + 1);
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + META + ".shards VALUES (?, ?, ?, ?)")) {
+                p.setInt(1, i + 1);
+                p.setString(2, server);
+                p.setInt(3, shards.size());
+                p.setInt(4, i);
+                p.executeUpdate();
+            }
+            ShardAddress address = ShardAddress.of(shards.get(i));
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE SERVER " + server + " FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host "
+                        + literal(address.host()) + ", port " + literal(Integer.toString(address.port())) + ", dbname "
+                        + literal(address.database()) + ", async_capable 'true', fetch_size '10000', "
+                        + "use_remote_estimate 'true', application_name 'tracegraph-coordinator')");
+            }
+            setLogin(c, server, shards.get(i));
+        }
+    }
+
+    /** Points the foreign server {@code server} at {@code shard} (its address and login may change). */
+    static void update(Connection c, String server, DatabaseConfig shard) throws SQLException {
+        ShardAddress address = ShardAddress.of(shard);
+        try (Statement s = c.createStatement()) {
+            s.execute("ALTER SERVER " + server + " OPTIONS (SET host " + literal(address.host()) + ", SET port "
+                    + literal(Integer.toString(address.port())) + ", SET dbname " + literal(address.database()) + ")");
+        }
+        setLogin(c, server, shard);
+    }
+
+    private static void setLogin(Connection c, String server, DatabaseConfig shard) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP USER MAPPING IF EXISTS FOR CURRENT_USER SERVER " + server);
+            s.execute("CREATE USER MAPPING FOR CURRENT_USER SERVER " + server + " OPTIONS (user "
+                    + literal(shard.user()) + (shard.password().isEmpty() ? "" : ", password " + literal(shard.password()))
+                    + ")");
+        }
+    }
+
+    /** The shards as the coordinator knows them, in shard order: server, remainder and how to reach it. */
+    static List<Shard> shards(Connection c) throws SQLException {
+        List<Shard> shards = new ArrayList<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT h.shard, h.server_name, h.modulus, h.remainder, f.srvoptions, "
+                        + "m.umoptions FROM " + META + ".shards h JOIN pg_foreign_server f ON f.srvname = h.server_name "
+                        + "LEFT JOIN pg_user_mappings m ON m.srvid = f.oid AND m.usename = current_user "
+                        + "ORDER BY h.shard")) {
+            while (rs.next()) {
+                Map<String, String> options = options((String[]) rs.getArray("srvoptions").getArray());
+                java.sql.Array login = rs.getArray("umoptions");
+                Map<String, String> user = login == null ? Map.of() : options((String[]) login.getArray());
+                String url = "jdbc:postgresql://" + options.getOrDefault("host", "localhost") + ":"
+                        + options.getOrDefault("port", "5432") + "/" + options.getOrDefault("dbname", "postgres");
+                shards.add(new Shard(rs.getInt("shard"), rs.getString("server_name"), rs.getInt("modulus"),
+                        rs.getInt("remainder"), new DatabaseConfig(url, user.getOrDefault("user", ""),
+                                user.getOrDefault("password", ""))));
+            }
+        }
+        return shards;
+    }
+
+    /** A shard as the coordinator knows it. */
+    record Shard(int number, String server, int modulus, int remainder, DatabaseConfig config) {
+        /** For messages: the foreign server's name and where it is. */
+        String describe() {
+            return server + " (" + config.describe() + ")";
+        }
+    }
+
+    static String serverName(int number) {
+        return "shard_" + number;
+    }
+
+    /**
+     * On a shard, after its migrations: the functions the coordinator's queries reach (through the
+     * views it reads) find the store's tables by name, also in the sessions of postgres_fdw, which
+     * run with {@code search_path = pg_catalog}. Immutable functions read no table and stay as they
+     * are (the planner inlines the SQL ones).
+     */
+    static void prepareShard(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT p.oid::regprocedure FROM pg_proc p "
+                    + "JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang "
+                    + "WHERE n.nspname = 'public' AND p.prokind = 'f' AND p.provolatile <> 'i' "
+                    + "AND l.lanname IN ('sql', 'plpgsql') "
+                    + "AND NOT coalesce(p.proconfig, '{}') @> ARRAY['search_path=public, pg_catalog'] LOOP "
+                    + "EXECUTE format('ALTER FUNCTION %s SET search_path = public, pg_catalog', f); END LOOP; END $$");
+        }
+    }
+
+    /**
+     * Drops the derived relations (before migrations change what they are derived from); the
+     * store reads nothing until {@link #derive} made them again.
+     */
+    static void dropDerived(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + SHARDED + " CASCADE");
+            s.execute("DROP SCHEMA IF EXISTS " + PARTS + " CASCADE");
+        }
+    }
+
+    /**
+     * Makes the derived relations again from {@code public} and the shard list, in one transaction
+     * of {@code c}, and sets the database's search_path and planner settings.
+     */
+    static void derive(Connection c) throws SQLException {
+        List<Shard> shards = shards(c);
+        dropDerived(c);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL search_path = public");
+            s.execute("CREATE SCHEMA " + PARTS);
+            s.execute("CREATE SCHEMA " + SHARDED);
+            s.execute("COMMENT ON SCHEMA " + SHARDED + " IS 'tracegraph: the per-run relations of this sharded store, "
+                    + "as rows of catalogued runs (derived; made again after every migration)'");
+        }
+        Map<String, Relation> relations = relations(c);
+        Set<String> perRun = perRun(relations);
+        for (String name : perRun) {
+            Relation r = relations.get(name);
+            StringBuilder columns = new StringBuilder();
+            for (String column : r.columns()) {
+                columns.append(columns.length() == 0 ? "" : ", ").append(column);
+            }
+            exec(c, "CREATE TABLE " + PARTS + "." + quote(name) + " (" + columns + ") PARTITION BY HASH (run_key)");
+            for (Shard shard : shards) {
+                exec(c, "CREATE FOREIGN TABLE " + PARTS + "." + quote(name + "_" + shard.number()) + " PARTITION OF "
+                        + PARTS + "." + quote(name) + " FOR VALUES WITH (MODULUS " + shard.modulus() + ", REMAINDER "
+                        + shard.remainder() + ") SERVER " + shard.server() + " OPTIONS (schema_name 'public', "
+                        + "table_name " + literal(name) + ")");
+            }
+            exec(c, "CREATE VIEW " + SHARDED + "." + quote(name) + " AS SELECT * FROM " + PARTS + "." + quote(name)
+                    + " WHERE run_key = ANY (ARRAY(SELECT r.run_key FROM public.runs r))");
+            exec(c, "COMMENT ON VIEW " + SHARDED + "." + quote(name) + " IS " + literal("tracegraph: " + name
+                    + " of the catalogued runs, on their shards (derived from public." + name + ")"));
+        }
+        // The views that read the catalogue, made again over the sharded relations, in dependency order.
+        List<String> rest = new ArrayList<>();
+        for (Relation r : relations.values()) {
+            if (r.view() && !perRun.contains(r.name())) {
+                rest.add(r.name());
+            }
+        }
+        Map<String, String> definitions = new HashMap<>();
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL search_path = public");
+            for (String view : rest) {
+                try (ResultSet rs = s.executeQuery("SELECT pg_get_viewdef(" + literal("public." + quote(view))
+                        + "::regclass)")) {
+                    rs.next();
+                    definitions.put(view, rs.getString(1));
+                }
+            }
+            s.execute("SET LOCAL search_path = " + SHARDED + ", public");
+            for (String view : dependencyOrder(rest, relations)) {
+                s.execute("CREATE VIEW " + SHARDED + "." + quote(view) + " AS " + definitions.get(view));
+            }
+            s.execute("SET LOCAL search_path = public");
+            s.execute("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = " + SHARDED + ", public', "
+                    + "current_database()); EXECUTE format('ALTER DATABASE %I SET enable_partitionwise_aggregate = on', "
+                    + "current_database()); EXECUTE format('ALTER DATABASE %I SET enable_partitionwise_join = on', "
+                    + "current_database()); END $$");
+            s.execute("DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + ReaderRole.NAME + "') THEN "
+                    + "GRANT USAGE ON SCHEMA " + SHARDED + " TO " + ReaderRole.NAME + "; "
+                    + "GRANT SELECT ON ALL TABLES IN SCHEMA " + SHARDED + " TO " + ReaderRole.NAME + "; "
+                    + "GRANT USAGE ON SCHEMA " + META + " TO " + ReaderRole.NAME + "; "
+                    + "GRANT SELECT ON ALL TABLES IN SCHEMA " + META + " TO " + ReaderRole.NAME + "; END IF; END $$");
+        }
+    }
+
+    /** The per-run relations: a run_key column, not the catalogue, reading no catalogue table. */
+    private static Set<String> perRun(Map<String, Relation> relations) {
+        Set<String> perRun = new LinkedHashSet<>();
+        Map<String, Boolean> known = new HashMap<>();
+        for (Relation r : relations.values()) {
+            if (r.hasRunKey() && !CATALOGUE.contains(r.name()) && !readsCatalogue(r.name(), relations, known,
+                    new HashSet<>())) {
+                perRun.add(r.name());
+            }
+        }
+        return perRun;
+    }
+
+    private static boolean readsCatalogue(String name, Map<String, Relation> relations, Map<String, Boolean> known,
+            Set<String> seen) {
+        if (CATALOGUE.contains(name)) {
+            return true;
+        }
+        Boolean answer = known.get(name);
+        if (answer != null) {
+            return answer;
+        }
+        Relation r = relations.get(name);
+        boolean reads = false;
+        if (r != null && seen.add(name)) {
+            for (String used : r.uses()) {
+                reads |= readsCatalogue(used, relations, known, seen);
+            }
+        }
+        known.put(name, reads);
+        return reads;
+    }
+
+    private static List<String> dependencyOrder(List<String> views, Map<String, Relation> relations) {
+        Set<String> wanted = new HashSet<>(views);
+        List<String> order = new ArrayList<>();
+        Set<String> done = new HashSet<>();
+        for (String view : views) {
+            Deque<String> path = new ArrayDeque<>();
+            visit(view, wanted, relations, done, order, path);
+        }
+        return order;
+    }
+
+    private static void visit(String view, Set<String> wanted, Map<String, Relation> relations, Set<String> done,
+            List<String> order, Deque<String> path) {
+        if (done.contains(view) || path.contains(view)) {
+            return;
+        }
+        path.push(view);
+        for (String used : relations.get(view).uses()) {
+            if (wanted.contains(used)) {
+                visit(used, wanted, relations, done, order, path);
+            }
+        }
+        path.pop();
+        done.add(view);
+        order.add(view);
+    }
+
+    /** A table or view of {@code public}: its column definitions and the relations its definition reads. */
+    private record Relation(String name, boolean view, boolean hasRunKey, List<String> columns, Set<String> uses) {
+    }
+
+    private static Map<String, Relation> relations(Connection c) throws SQLException {
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        Map<String, Boolean> views = new HashMap<>();
+        Map<String, Boolean> runKeys = new HashMap<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT c.relname, c.relkind = 'v' AS view, a.attname, "
+                        + "format_type(a.atttypid, a.atttypmod) AS type, "
+                        + "CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation "
+                        + "THEN (SELECT quote_ident(collname) FROM pg_collation WHERE oid = a.attcollation) END AS coll "
+                        + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                        + "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
+                        + "JOIN pg_type t ON t.oid = a.atttypid "
+                        + "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'p') ORDER BY c.relname, a.attnum")) {
+            while (rs.next()) {
+                String name = rs.getString("relname");
+                String column = quote(rs.getString("attname")) + " " + rs.getString("type")
+                        + (rs.getString("coll") == null ? "" : " COLLATE " + rs.getString("coll"));
+                columns.computeIfAbsent(name, k -> new ArrayList<>()).add(column);
+                views.put(name, rs.getBoolean("view"));
+                if ("run_key".equals(rs.getString("attname"))) {
+                    runKeys.put(name, true);
+                }
+            }
+        }
+        Map<String, Set<String>> uses = new HashMap<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT DISTINCT v.relname AS view, u.relname AS used "
+                        + "FROM pg_class v JOIN pg_namespace n ON n.oid = v.relnamespace "
+                        + "JOIN pg_rewrite w ON w.ev_class = v.oid "
+                        + "JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid "
+                        + "AND d.refclassid = 'pg_class'::regclass "
+                        + "JOIN pg_class u ON u.oid = d.refobjid AND u.oid <> v.oid "
+                        + "WHERE n.nspname = 'public' AND v.relkind = 'v'")) {
+            while (rs.next()) {
+                uses.computeIfAbsent(rs.getString("view"), k -> new HashSet<>()).add(rs.getString("used"));
+            }
+        }
+        Map<String, Relation> relations = new LinkedHashMap<>();
+        columns.forEach((name, cols) -> relations.put(name, new Relation(name, views.get(name),
+                runKeys.getOrDefault(name, false), cols, uses.getOrDefault(name, Set.of()))));
+        return relations;
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static Map<String, String> options(String[] options) {
+        Map<String, String> map = new HashMap<>();
+        for (String option : options) {
+            int eq = option.indexOf('=');
+            map.put(option.substring(0, eq), option.substring(eq + 1));
+        }
+        return map;
+    }
+
+    static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    static String literal(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+}
