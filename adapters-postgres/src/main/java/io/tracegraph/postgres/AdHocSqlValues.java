@@ -11,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +20,10 @@ import org.postgresql.util.PGobject;
 
 /**
  * Turns the columns of an ad-hoc query into plain Java values, so that no JDBC or PgJDBC type
- * leaves the adapter: text, numbers, booleans, UUIDs and byte arrays as they come; date and time
- * types as {@code java.time} values; arrays as (nested) lists; JSON, intervals, network addresses
- * and every other type as the text PostgreSQL gives for it.
+ * leaves the adapter: text, numbers, booleans and UUIDs as they come; date and time types as
+ * {@code java.time} values; arrays as (nested) lists; {@code bytea} (also inside arrays, as the
+ * packs' {@code bytea[]} columns) as PostgreSQL writes it ({@code \x0102}); JSON, intervals,
+ * network addresses and every other type as the text PostgreSQL gives for it.
  */
 final class AdHocSqlValues {
     private AdHocSqlValues() {
@@ -65,9 +67,11 @@ final class AdHocSqlValues {
     }
 
     private static Object plain(Object v) {
-        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof UUID
-                || v instanceof byte[]) {
+        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof UUID) {
             return v;
+        }
+        if (v instanceof byte[] bytes) {
+            return "\\x" + HexFormat.of().formatHex(bytes);
         }
         if (v instanceof PGobject object) {
             return object.getValue();

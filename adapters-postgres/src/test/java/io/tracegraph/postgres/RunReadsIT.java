@@ -634,7 +634,8 @@ class RunReadsIT {
         SqlOutcome.Rows rows = rows("SELECT 1 AS i, 2::bigint AS l, 1.5::numeric AS n, 'ü'::text AS t, NULL AS z, "
                 + "true AS b, ARRAY[1, 2] AS a, ARRAY[['x', 'y']] AS m, '{\"k\": 1}'::jsonb AS j, "
                 + "timestamptz '2026-01-01T00:00:00Z' AS ts, date '2026-01-02' AS d, interval '1 day' AS iv, "
-                + "'\\x0102'::bytea AS by, gen_random_uuid() IS NOT NULL AS u");
+                + "'\\x0102'::bytea AS by, gen_random_uuid() IS NOT NULL AS u, "
+                + "ARRAY['\\x0aff'::bytea, NULL] AS bs");
         List<Object> row = rows.rows().get(0);
         assertThat(row.get(0)).isEqualTo(1);
         assertThat(row.get(1)).isEqualTo(2L);
@@ -648,7 +649,9 @@ class RunReadsIT {
         assertThat(row.get(9)).isEqualTo(OffsetDateTime.parse("2026-01-01T00:00:00Z"));
         assertThat(row.get(10)).isEqualTo(java.time.LocalDate.parse("2026-01-02"));
         assertThat(row.get(11)).isEqualTo("1 day");
-        assertThat(row.get(12)).isEqualTo(new byte[] {1, 2});
+        // bytea as PostgreSQL writes it, never a Java object's identity ([B@1b2c3d).
+        assertThat(row.get(12)).isEqualTo("\\x0102");
+        assertThat(row.get(14)).isEqualTo(java.util.Arrays.asList("\\x0aff", null));
         for (Object value : row) {
             assertThat(value == null || !value.getClass().getName().startsWith("org.postgresql")).isTrue();
         }
