@@ -22,9 +22,12 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
     private final long[] totalTimesNs;
     private final long[] bytes;
     private final long[] peakBytes;
+    /** Device self and total times; {@code null} when every path's are 0 (a run without device time). */
+    private final long[] deviceSelfTimesNs;
+    private final long[] deviceTotalTimesNs;
 
     private PathColumns(String[] paths, long[] hashes, String[] kinds, long[] counts, long[] selfTimesNs,
-            long[] totalTimesNs, long[] bytes, long[] peakBytes) {
+            long[] totalTimesNs, long[] bytes, long[] peakBytes, long[] deviceSelfTimesNs, long[] deviceTotalTimesNs) {
         this.paths = paths;
         this.hashes = hashes;
         this.kinds = kinds;
@@ -33,6 +36,8 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
         this.totalTimesNs = totalTimesNs;
         this.bytes = bytes;
         this.peakBytes = peakBytes;
+        this.deviceSelfTimesNs = deviceSelfTimesNs;
+        this.deviceTotalTimesNs = deviceTotalTimesNs;
     }
 
     /** The columns of {@code stats}, in their order. */
@@ -41,8 +46,13 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
             return columns;
         }
         int n = stats.size();
+        boolean device = false;
+        for (int i = 0; i < n && !device; i++) {
+            PathStats s = Objects.requireNonNull(stats.get(i), "stats");
+            device = (s.deviceSelfTimeNs() | s.deviceTotalTimeNs()) != 0;
+        }
         PathColumns c = new PathColumns(new String[n], new long[n], new String[n], new long[n], new long[n],
-                new long[n], new long[n], new long[n]);
+                new long[n], new long[n], new long[n], device ? new long[n] : null, device ? new long[n] : null);
         for (int i = 0; i < n; i++) {
             PathStats s = Objects.requireNonNull(stats.get(i), "stats");
             c.paths[i] = s.path();
@@ -53,6 +63,10 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
             c.totalTimesNs[i] = s.totalTimeNs();
             c.bytes[i] = s.bytes();
             c.peakBytes[i] = s.peakBytes();
+            if (device) {
+                c.deviceSelfTimesNs[i] = s.deviceSelfTimeNs();
+                c.deviceTotalTimesNs[i] = s.deviceTotalTimeNs();
+            }
         }
         return c;
     }
@@ -64,7 +78,21 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
      */
     public static PathColumns of(String[] paths, long[] hashes, String[] kinds, long[] counts, long[] selfTimesNs,
             long[] totalTimesNs, long[] bytes, long[] peakBytes) {
+        return of(paths, hashes, kinds, counts, selfTimesNs, totalTimesNs, bytes, peakBytes, null, null);
+    }
+
+    /**
+     * {@link #of(String[], long[], String[], long[], long[], long[], long[], long[])} with the paths'
+     * device self and total times (summed over devices), or {@code null} for both when the run has no
+     * device time (every path's is 0).
+     */
+    public static PathColumns of(String[] paths, long[] hashes, String[] kinds, long[] counts, long[] selfTimesNs,
+            long[] totalTimesNs, long[] bytes, long[] peakBytes, long[] deviceSelfTimesNs, long[] deviceTotalTimesNs) {
         int n = paths.length;
+        if ((deviceSelfTimesNs == null) != (deviceTotalTimesNs == null)
+                || (deviceSelfTimesNs != null && (deviceSelfTimesNs.length != n || deviceTotalTimesNs.length != n))) {
+            throw new IllegalArgumentException("device time columns missing or of different lengths");
+        }
         if (hashes.length != n || kinds.length != n || counts.length != n || selfTimesNs.length != n
                 || totalTimesNs.length != n || bytes.length != n || peakBytes.length != n) {
             throw new IllegalArgumentException("columns of different lengths");
@@ -75,12 +103,16 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
             if (counts[i] < 1) {
                 throw new IllegalArgumentException("count must be at least 1: " + counts[i]);
             }
-            if ((selfTimesNs[i] | totalTimesNs[i] | bytes[i] | peakBytes[i]) < 0) {
+            long deviceSelf = deviceSelfTimesNs == null ? 0 : deviceSelfTimesNs[i];
+            long deviceTotal = deviceTotalTimesNs == null ? 0 : deviceTotalTimesNs[i];
+            if ((selfTimesNs[i] | totalTimesNs[i] | bytes[i] | peakBytes[i] | deviceSelf | deviceTotal) < 0) {
                 // The same message as PathStats gives.
-                PathStats.of(paths[i], hashes[i], kinds[i], selfTimesNs[i], totalTimesNs[i], bytes[i], peakBytes[i]);
+                PathStats.of(paths[i], hashes[i], kinds[i], selfTimesNs[i], totalTimesNs[i], bytes[i], peakBytes[i],
+                        deviceSelf, deviceTotal);
             }
         }
-        return new PathColumns(paths, hashes, kinds, counts, selfTimesNs, totalTimesNs, bytes, peakBytes);
+        return new PathColumns(paths, hashes, kinds, counts, selfTimesNs, totalTimesNs, bytes, peakBytes,
+                deviceSelfTimesNs, deviceTotalTimesNs);
     }
 
     /** Whether {@code other} lists the same paths (hashes) in the same order. */
@@ -92,7 +124,7 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
     public PathStats get(int index) {
         Objects.checkIndex(index, hashes.length);
         return new PathStats(paths[index], hashes[index], kinds[index], counts[index], selfTimesNs[index],
-                totalTimesNs[index], bytes[index], peakBytes[index]);
+                totalTimesNs[index], bytes[index], peakBytes[index], deviceSelfTimeNs(index), deviceTotalTimeNs(index));
     }
 
     @Override
@@ -123,5 +155,28 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
 
     public long bytes(int index) {
         return bytes[index];
+    }
+
+    /** Path {@code index}'s device self time, summed over devices (0 without device time). */
+    public long deviceSelfTimeNs(int index) {
+        return deviceSelfTimesNs == null ? 0 : deviceSelfTimesNs[index];
+    }
+
+    /** Path {@code index}'s device total time, summed over devices (0 without device time). */
+    public long deviceTotalTimeNs(int index) {
+        return deviceTotalTimesNs == null ? 0 : deviceTotalTimesNs[index];
+    }
+
+    /** Whether any path has device time. */
+    public boolean hasDeviceTime() {
+        if (deviceTotalTimesNs == null) {
+            return false;
+        }
+        for (long t : deviceTotalTimesNs) {
+            if (t > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -20,6 +20,11 @@ import java.util.Objects;
  * summed (saturating), {@code peakBytes} is the largest. {@code pathHash} identifies the path
  * exactly (see {@link SemanticPaths}); {@code path} is its text for display; {@code kind} is the
  * node kind as stored ({@code root}, {@code function}, {@code module}, {@code op}).
+ *
+ * <p>{@code deviceSelfTimeNs} and {@code deviceTotalTimeNs} are the path's device time (the nodes'
+ * {@link io.tracegraph.domain.graph.DeviceTime}s summed over their devices, then over the
+ * occurrences): 0 for a path without device work at or below it, and for every path of a trace
+ * without device intervals.
  */
 public record PathStats(
         String path,
@@ -29,7 +34,9 @@ public record PathStats(
         long selfTimeNs,
         long totalTimeNs,
         long bytes,
-        long peakBytes) {
+        long peakBytes,
+        long deviceSelfTimeNs,
+        long deviceTotalTimeNs) {
 
     /** Path text first (code point order), then hash: the order of {@link #aggregate} results. */
     static final Comparator<PathStats> BY_PATH =
@@ -45,12 +52,32 @@ public record PathStats(
         requireNonNegative(totalTimeNs, "totalTimeNs");
         requireNonNegative(bytes, "bytes");
         requireNonNegative(peakBytes, "peakBytes");
+        requireNonNegative(deviceSelfTimeNs, "deviceSelfTimeNs");
+        requireNonNegative(deviceTotalTimeNs, "deviceTotalTimeNs");
     }
 
-    /** One occurrence (one node). */
+    /** A path without device time. */
+    public PathStats(String path, long pathHash, String kind, long count, long selfTimeNs, long totalTimeNs, long bytes,
+            long peakBytes) {
+        this(path, pathHash, kind, count, selfTimeNs, totalTimeNs, bytes, peakBytes, 0, 0);
+    }
+
+    /** One occurrence (one node) without device time. */
     public static PathStats of(String path, long pathHash, String kind, long selfTimeNs, long totalTimeNs, long bytes,
             long peakBytes) {
         return new PathStats(path, pathHash, kind, 1, selfTimeNs, totalTimeNs, bytes, peakBytes);
+    }
+
+    /** One occurrence (one node) with its device self and total time (summed over its devices). */
+    public static PathStats of(String path, long pathHash, String kind, long selfTimeNs, long totalTimeNs, long bytes,
+            long peakBytes, long deviceSelfTimeNs, long deviceTotalTimeNs) {
+        return new PathStats(path, pathHash, kind, 1, selfTimeNs, totalTimeNs, bytes, peakBytes, deviceSelfTimeNs,
+                deviceTotalTimeNs);
+    }
+
+    /** Whether device work is attributed to the path or below it (its device total time is above 0). */
+    public boolean hasDeviceTime() {
+        return deviceTotalTimeNs > 0;
     }
 
     /** This path's statistics with {@code other}'s occurrences added; path text and kind stay this one's. */
@@ -60,7 +87,9 @@ public record PathStats(
         }
         return new PathStats(path, pathHash, kind, Saturating.add(count, other.count),
                 Saturating.add(selfTimeNs, other.selfTimeNs), Saturating.add(totalTimeNs, other.totalTimeNs),
-                Saturating.add(bytes, other.bytes), Math.max(peakBytes, other.peakBytes));
+                Saturating.add(bytes, other.bytes), Math.max(peakBytes, other.peakBytes),
+                Saturating.add(deviceSelfTimeNs, other.deviceSelfTimeNs),
+                Saturating.add(deviceTotalTimeNs, other.deviceTotalTimeNs));
     }
 
     /**
@@ -93,7 +122,8 @@ public record PathStats(
         for (int i = 0; i < nodes.size(); i++) {
             GraphNode node = nodes.get(i);
             occurrences.add(of(paths.path(i), paths.hash(i), kinds[node.kind().ordinal()],
-                    node.selfTimeNs(), node.totalTimeNs(), node.bytes(), node.peakBytes()));
+                    node.selfTimeNs(), node.totalTimeNs(), node.bytes(), node.peakBytes(), node.deviceSelfTimeNs(),
+                    node.deviceTotalTimeNs()));
         }
         return aggregate(occurrences);
     }

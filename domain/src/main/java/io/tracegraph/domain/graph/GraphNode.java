@@ -1,5 +1,6 @@
 package io.tracegraph.domain.graph;
 
+import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.Shape;
 import java.util.List;
 import java.util.Objects;
@@ -42,5 +43,28 @@ public record GraphNode(
             long residualBytes, Long storageBytes) {
         this(id, parentId, name, kind, startNs, selfTimeNs, totalTimeNs, shape, dtype, device, bytes, peakBytes,
                 residualBytes, storageBytes, List.of());
+    }
+
+    /** Whether device work is attributed to the node or below it. */
+    public boolean hasDeviceTime() {
+        return !deviceTimes.isEmpty();
+    }
+
+    /** The node's device self time summed over its devices (saturating; 0 without device time). */
+    public long deviceSelfTimeNs() {
+        long sum = 0;
+        for (DeviceTime t : deviceTimes) {
+            sum = Saturating.add(sum, t.selfTimeNs());
+        }
+        return sum;
+    }
+
+    /** The node's device total time summed over its devices (saturating; 0 without device time). */
+    public long deviceTotalTimeNs() {
+        long sum = 0;
+        for (DeviceTime t : deviceTimes) {
+            sum = Saturating.add(sum, t.totalTimeNs());
+        }
+        return sum;
     }
 }

@@ -45,6 +45,26 @@ class PathColumnsTest {
                 .isInstanceOf(NullPointerException.class);
     }
 
+    @Test
+    void holdsDeviceTimeColumnsOrNoneForARunWithoutDeviceTime() {
+        PathColumns columns = PathColumns.of(new String[] {"p", "p/k"}, new long[] {9, 10}, new String[] {"root", "op"},
+                new long[] {1, 1}, new long[] {1, 2}, new long[] {3, 2}, new long[] {0, 0}, new long[] {0, 0},
+                new long[] {0, 7}, new long[] {7, 7});
+        assertThat(columns.get(1)).isEqualTo(new PathStats("p/k", 10, "op", 1, 2, 2, 0, 0, 7, 7));
+        assertThat(columns.deviceTotalTimeNs(0)).isEqualTo(7);
+        assertThat(columns.hasDeviceTime()).isTrue();
+        assertThat(PathColumns.of(STATS).hasDeviceTime()).isFalse();
+        assertThat(PathColumns.of(STATS).deviceSelfTimeNs(1)).isZero();
+        assertThatThrownBy(() -> PathColumns.of(new String[] {"p"}, new long[] {9}, new String[] {"op"},
+                new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1}, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("device time columns missing or of different lengths");
+        assertThatThrownBy(() -> PathColumns.of(new String[] {"p"}, new long[] {9}, new String[] {"op"},
+                new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1}, new long[] {1},
+                new long[] {-1}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("deviceTotalTimeNs must not be negative: -1");
+    }
+
     private static PathColumns of(long count, long value) {
         return PathColumns.of(new String[] {"p"}, new long[] {9}, new String[] {"op"}, new long[] {count},
                 new long[] {value}, new long[] {value}, new long[] {value}, new long[] {value});

@@ -3,6 +3,7 @@ package io.tracegraph.domain.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.GraphNodeKind;
@@ -55,6 +56,34 @@ class PathStatsTest {
                         30, 20),
                 new PathStats("loss/Encoder::forward/matmul", ModelRuns.hash("loss/Encoder::forward/matmul"), "op", 2,
                         50, 50, 30, 20));
+    }
+
+    @Test
+    void sumsTheDeviceTimesOfANodeOverItsDevicesAndOverThePathsOccurrences() {
+        List<GraphNode> nodes = List.of(
+                new GraphNode("s1", null, "loss", GraphNodeKind.ROOT, 0, 5, 65, null, null, null, 0, 0, 0, null,
+                        List.of(new DeviceTime("cuda:0", 0, 70), new DeviceTime("cuda:1", 0, 9))),
+                new GraphNode("o1", "s1", "matmul", GraphNodeKind.OP, 0, 20, 20, null, null, "cuda:0", 0, 0, 0, null,
+                        List.of(new DeviceTime("cuda:0", 30, 30), new DeviceTime("cuda:1", 9, 9))),
+                new GraphNode("o2", "s1", "matmul", GraphNodeKind.OP, 0, 30, 30, null, null, "cuda:0", 0, 0, 0, null,
+                        List.of(new DeviceTime("cuda:0", 40, 40))),
+                node("o3", "s1", "size", GraphNodeKind.OP, 10, 10, 0, 0));
+
+        List<PathStats> stats = PathStats.ofGraph(nodes);
+
+        assertThat(stats).containsExactly(
+                new PathStats("loss", ModelRuns.hash("loss"), "root", 1, 5, 65, 0, 0, 0, 79),
+                new PathStats("loss/matmul", ModelRuns.hash("loss/matmul"), "op", 2, 50, 50, 0, 0, 79, 79),
+                new PathStats("loss/size", ModelRuns.hash("loss/size"), "op", 1, 10, 10, 0, 0, 0, 0));
+        assertThat(stats).extracting(PathStats::hasDeviceTime).containsExactly(true, true, false);
+        assertThat(nodes.get(0).deviceTotalTimeNs()).isEqualTo(79);
+        assertThat(nodes.get(0).deviceSelfTimeNs()).isZero();
+        assertThat(nodes.get(3).hasDeviceTime()).isFalse();
+        assertThat(PathColumns.of(stats)).isEqualTo(stats);
+        assertThat(PathColumns.of(stats).deviceTotalTimeNs(1)).isEqualTo(79);
+        assertThat(PathColumns.of(stats).hasDeviceTime()).isTrue();
+        assertThatThrownBy(() -> PathStats.of("p", 1, "op", 0, 0, 0, 0, -1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("deviceSelfTimeNs must not be negative: -1");
     }
 
     @Test
