@@ -2,6 +2,7 @@ package io.tracegraph.application;
 
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.Objects;
 
 /**
@@ -9,17 +10,29 @@ import java.util.Objects;
  * memory peak and gradients. Each is an existing trace file (built now) or a stored run.
  */
 public final class CompareRuns {
-    public record Command(String base, String candidate) {
+    /** {@code time}: compare host time, or device time (each run must have some). */
+    public record Command(String base, String candidate, TimeBasis time) {
         public Command {
             Objects.requireNonNull(base, "base");
             Objects.requireNonNull(candidate, "candidate");
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** On host time. */
+        public Command(String base, String candidate) {
+            this(base, candidate, TimeBasis.HOST);
         }
     }
 
-    /** The two runs compared. */
-    public record Result(RunComparison comparison) {
+    /** The two runs compared on {@code time} (on device time: their paths with device time). */
+    public record Result(RunComparison comparison, TimeBasis time) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
+            Objects.requireNonNull(time, "time");
+        }
+
+        public Result(RunComparison comparison) {
+            this(comparison, TimeBasis.HOST);
         }
     }
 
@@ -31,9 +44,9 @@ public final class CompareRuns {
 
     public Outcome<Result> compare(Command command) {
         try {
-            RunFacts base = sources.facts(command.base());
-            RunFacts candidate = sources.facts(command.candidate());
-            return Outcome.done(new Result(RunComparison.compare(base, candidate)));
+            RunFacts base = RunSources.on(command.time(), sources.facts(command.base()));
+            RunFacts candidate = RunSources.on(command.time(), sources.facts(command.candidate()));
+            return Outcome.done(new Result(RunComparison.compare(base, candidate), command.time()));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

@@ -3,6 +3,7 @@ package io.tracegraph.application;
 import io.tracegraph.domain.compare.GroupComparison;
 import io.tracegraph.domain.compare.GroupOptions;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,12 +15,19 @@ public final class CompareSets {
     /**
      * @param thresholdPercent          the relative change below which a path counts as unchanged
      * @param failOnRegressionPercent   the regression (in percent) that fails a CI gate, or null for none
+     * @param time                      compare host time, or device time (every run must have some)
      */
     public record Command(String baseline, String candidate, double thresholdPercent,
-            Double failOnRegressionPercent) {
+            Double failOnRegressionPercent, TimeBasis time) {
+        /** On host time. */
+        public Command(String baseline, String candidate, double thresholdPercent, Double failOnRegressionPercent) {
+            this(baseline, candidate, thresholdPercent, failOnRegressionPercent, TimeBasis.HOST);
+        }
+
         public Command {
             Objects.requireNonNull(baseline, "baseline");
             Objects.requireNonNull(candidate, "candidate");
+            Objects.requireNonNull(time, "time");
             if (!Double.isFinite(thresholdPercent) || thresholdPercent < 0) {
                 throw new IllegalArgumentException("the threshold is a percentage of 0 or more: " + thresholdPercent);
             }
@@ -33,14 +41,20 @@ public final class CompareSets {
 
     /**
      * The comparison; {@code regression} when a path, the total time or the memory peak is slower
-     * (or bigger) by more than the limit given; the runs each set named more than once.
+     * (or bigger) by more than the limit given; the runs each set named more than once; the time compared.
      */
     public record Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
-            List<String> candidateDuplicates) {
+            List<String> candidateDuplicates, TimeBasis time) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
             baselineDuplicates = List.copyOf(baselineDuplicates);
             candidateDuplicates = List.copyOf(candidateDuplicates);
+            Objects.requireNonNull(time, "time");
+        }
+
+        public Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
+                List<String> candidateDuplicates) {
+            this(comparison, regression, baselineDuplicates, candidateDuplicates, TimeBasis.HOST);
         }
     }
 
@@ -65,10 +79,13 @@ public final class CompareSets {
                 }
             }
             List<List<RunFacts>> sides = sources.sets(List.of(baseline, candidate));
-            GroupComparison comparison = GroupComparison.compare(sides.get(0), sides.get(1), options);
+            GroupComparison comparison = GroupComparison.compare(
+                    RunSources.on(command.time(), sides.get(0), "the baseline"),
+                    RunSources.on(command.time(), sides.get(1), "the candidate"), options);
             boolean regression = command.failOnRegressionPercent() != null
                     && comparison.regressionOver(command.failOnRegressionPercent() / 100.0);
-            return Outcome.done(new Result(comparison, regression, baseline.duplicates(), candidate.duplicates()));
+            return Outcome.done(new Result(comparison, regression, baseline.duplicates(), candidate.duplicates(),
+                    command.time()));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }
