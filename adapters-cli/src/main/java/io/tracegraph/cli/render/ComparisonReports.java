@@ -10,6 +10,7 @@ import io.tracegraph.domain.compare.PathComparison;
 import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,12 +30,26 @@ public final class ComparisonReports {
 
     /** Two runs compared, at most {@code limit} paths a table. */
     public static Report runs(CompareRuns.Result result, int limit) {
-        return new ComparisonReports(limit, 0).single(result.comparison());
+        return timed(new ComparisonReports(limit, 0).single(result.comparison()), result.time());
     }
 
     /** Two sets compared with {@code threshold} percent, at most {@code limit} paths a table. */
     public static Report sets(CompareSets.Result result, double threshold, int limit) {
-        return new ComparisonReports(limit, threshold).group(result.comparison());
+        return timed(new ComparisonReports(limit, threshold).group(result.comparison()), result.time());
+    }
+
+    /**
+     * A report of a comparison on device time says so first ({@code "time": "device"}); its times
+     * (the totals, each path's self and total time) are then device times. Host time: as it is.
+     */
+    private static Report timed(Report report, TimeBasis time) {
+        if (time == TimeBasis.HOST) {
+            return report;
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("time", time.wire());
+        facts.putAll(report.facts());
+        return new Report(facts, report.tables());
     }
 
     private Report single(RunComparison c) {

@@ -4,6 +4,7 @@ import io.tracegraph.application.ImportReport;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.memory.DeviceMemory;
 import io.tracegraph.domain.memory.MemorySummary;
@@ -93,6 +94,14 @@ public final class RunReports {
 
     /** {@code history}: one path across the runs; a bar chart of the total time in a table. */
     public static Report history(String path, List<PathHistoryPoint> points, Format chosen) {
+        return history(path, points, chosen, TimeBasis.HOST);
+    }
+
+    /**
+     * {@code history} on {@code time}: on device time the points' times are the path's device times,
+     * and the report says so first ({@code "time": "device"}).
+     */
+    public static Report history(String path, List<PathHistoryPoint> points, Format chosen, TimeBasis time) {
         long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
         Table.Builder table = chosen == Format.TABLE
                 ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",
@@ -104,6 +113,9 @@ public final class RunReports {
             table.row(chosen == Format.TABLE ? row : Arrays.copyOf(row, 6));
         }
         Map<String, Object> facts = new LinkedHashMap<>();
+        if (time == TimeBasis.DEVICE) {
+            facts.put("time", time.wire());
+        }
         facts.put("path", path);
         facts.put("runs", (long) points.size());
         return new Report(facts, List.of(table.build()));
