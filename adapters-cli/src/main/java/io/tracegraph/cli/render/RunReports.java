@@ -1,6 +1,7 @@
 package io.tracegraph.cli.render;
 
 import io.tracegraph.application.ImportReport;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
@@ -29,6 +30,16 @@ public final class RunReports {
 
     /** {@code show}: a stored run's summary. */
     public static Report show(RunSummary s) {
+        return show(s, DeviceTimeSummary.NONE);
+    }
+
+    /**
+     * {@code show} with the run's device time when it has some: {@code device_time_ms} (every device
+     * together) after {@code total_ms}, and two tables after the others, {@code device_time} (each
+     * device's) and {@code slowest_on_device} (the nodes with the most device self time). Without
+     * device time it is {@link #show(RunSummary)}.
+     */
+    public static Report show(RunSummary s, DeviceTimeSummary device) {
         StoredRun stored = s.run();
         RunMeta m = stored.meta();
         GraphSummary g = s.summary();
@@ -47,6 +58,9 @@ public final class RunReports {
         facts.put("nodes", stored.nodeCount());
         facts.put("edges", stored.edgeCount());
         facts.put("total_ms", g.totalMs());
+        if (!device.isEmpty()) {
+            facts.put("device_time_ms", device.totalTimeNs() / 1e6);
+        }
         facts.put("peak_bytes", mem.peakBytes());
         facts.put("peak_device", mem.peakDevice());
         facts.put("peak_timestamp_ns", mem.peakTimestampNs());
@@ -71,8 +85,16 @@ public final class RunReports {
             devices.row(d.device(), d.capacityBytes(), d.peakBytes(), d.peakTimestampNs(), d.allocCount(),
                     d.freeCount());
         }
+        if (device.isEmpty()) {
+            return new Report(facts, List.of(warnings.build(), slowest.build(), heaviest.build(), categories.build(),
+                    devices.build()));
+        }
+        Table.Builder deviceTime = Table.named("device_time", "device", "device_time_ns");
+        device.devices().forEach(t -> deviceTime.row(t.device(), t.totalTimeNs()));
+        Table.Builder onDevice = Table.named("slowest_on_device", "id", "name", "device", "device_self_time_ns");
+        device.slowest().forEach(c -> onDevice.row(c.id(), c.name(), c.device(), c.selfTimeNs()));
         return new Report(facts, List.of(warnings.build(), slowest.build(), heaviest.build(), categories.build(),
-                devices.build()));
+                devices.build(), deviceTime.build(), onDevice.build()));
     }
 
     /** {@code runs}: the stored runs listed. */
