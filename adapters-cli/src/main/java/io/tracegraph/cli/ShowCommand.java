@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.QueryKind;
 import io.tracegraph.application.ReadRun;
 import io.tracegraph.application.RunGraph;
 import io.tracegraph.application.ShowRun;
@@ -9,9 +10,8 @@ import io.tracegraph.cli.render.ReportRenderer;
 import io.tracegraph.cli.render.RunSummaryText;
 import io.tracegraph.cli.render.RunReports;
 import io.tracegraph.domain.graph.DeviceTimeSummary;
-import io.tracegraph.domain.port.StoredGraphs;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.run.RunSummary;
-import java.util.EnumSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,8 +57,8 @@ final class ShowCommand implements Callable<Integer> {
         if (summary.summary().slowestDeviceSpans().isEmpty()) {
             return DeviceTimeSummary.NONE;
         }
-        RunGraph graph = InputRejected.valueOf(cases.readRun().read(new ReadRun.Command(summary.run().meta().runId(),
-                EnumSet.of(StoredGraphs.GraphPart.NODES))));
+        RunGraph graph = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.toAnswer(
+                summary.run().meta().runId(), QueryKind.SLOWEST, TimeBasis.DEVICE)));
         return DeviceTimeSummary.of(graph.graph().spans());
     }
 
