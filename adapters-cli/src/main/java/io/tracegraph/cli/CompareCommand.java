@@ -9,6 +9,7 @@ import io.tracegraph.cli.render.Format;
 import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.Report;
 import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -36,6 +37,10 @@ import picocli.CommandLine;
                     + "threshold and a rank-sum test that stays significant after Holm's correction for the "
                     + "number of paths, so untouched spans are not called slower by luck. Single runs are "
                     + "noisy: use sets of runs (10 a side or more) for CI gates.",
+            "",
+            "--time device compares the paths' device time instead (kernels, memcpys and memsets attributed to "
+                    + "each path, summed over devices; the paths without device time are left out): the same "
+                    + "medians, intervals and verdicts; a run without device time is rejected.",
             "",
             "A run is a run_id, an unambiguous prefix, latest, latest~N, or a trace file (read without "
                     + "a database). A set is a comma-separated list of those, tag:KEY=VALUE, "
@@ -87,6 +92,9 @@ final class CompareCommand implements Callable<Integer> {
     boolean allowMixedIdentity;
 
     @Mixin
+    TimeOption time;
+
+    @Mixin
     FormatOption format;
 
     CompareCommand(Main.Services services) {
@@ -116,36 +124,38 @@ final class CompareCommand implements Callable<Integer> {
             int status = ExitCode.OK;
             if (sets) {
                 CompareSets.Result compared = InputRejected.valueOf(cases.compareSets().compare(
-                        new CompareSets.Command(baseline, candidate, threshold, failOnRegression, allowMixedIdentity)));
+                        new CompareSets.Command(baseline, candidate, threshold, failOnRegression, allowMixedIdentity,
+                                time.time)));
                 report = ComparisonReports.sets(compared, threshold, limit);
                 if (!compared.failedLeftOut().isEmpty()) {
                     services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
                 }
                 if (rendering.format() == Format.MARKDOWN) {
-                    forPeople = ComparisonMarkdown.sets(compared.comparison(), limit)
+                    forPeople = ComparisonMarkdown.sets(compared.comparison(), limit, compared.time())
                             + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), true);
                 } else if (rendering.terminalTable()) {
-                    forPeople = ComparisonText.sets(compared.comparison(), limit, rendering.screen(), rendering.wide())
-                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
+                    forPeople = ComparisonText.sets(compared.comparison(), limit, rendering.screen(), rendering.wide(),
+                            compared.time()) + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
                 }
                 if (compared.regression()) {
-                    services.io().error("regression: a span, the total time or the memory peak is "
-                            + "slower (or bigger) by more than " + failOnRegression + "%");
+                    services.io().error("regression: a span, the " + (time.time == TimeBasis.DEVICE ? "device"
+                            : "total") + " time or the memory peak is slower (or bigger) by more than "
+                            + failOnRegression + "%");
                     status = ExitCode.REJECTED;
                 }
             } else {
                 CompareRuns.Result compared = InputRejected.valueOf(cases.compareRuns().compare(
-                        new CompareRuns.Command(runs.get(0), runs.get(1))));
+                        new CompareRuns.Command(runs.get(0), runs.get(1), time.time)));
                 report = ComparisonReports.runs(compared, limit);
                 if (!compared.failedLeftOut().isEmpty()) {
                     services.io().error(CompareSets.leftOut(compared.failedLeftOut()));
                 }
                 if (rendering.format() == Format.MARKDOWN) {
-                    forPeople = ComparisonMarkdown.runs(compared.comparison(), limit)
+                    forPeople = ComparisonMarkdown.runs(compared.comparison(), limit, compared.time())
                             + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), true);
                 } else if (rendering.terminalTable()) {
-                    forPeople = ComparisonText.runs(compared.comparison(), limit, rendering.screen(), rendering.wide())
-                            + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
+                    forPeople = ComparisonText.runs(compared.comparison(), limit, rendering.screen(), rendering.wide(),
+                            compared.time()) + ComparisonReports.nonFiniteSection(compared.nonFiniteGrowth(), false);
                 }
             }
             String text = forPeople;

@@ -28,11 +28,19 @@ import picocli.CommandLine;
             "  - node ids, parent ids, self and total time and bytes are in each event's",
             "    args.",
             "Nothing is pruned: the export holds every node and every memory record.",
+            "",
+            "--time device adds, beside the host tracks, one track per device",
+            "(`device cuda:0`) whose events last their device time there (kernels,",
+            "memcpys and memsets attributed to each span and op); a node's children follow",
+            "one another from its start, so positions there are not device timestamps.",
+            "Every event then also has device_self_time_ns and device_total_time_ns in its",
+            "args. A run without device time is rejected.",
         },
         footerHeading = "%nExamples:%n",
         footer = {
             "  tracegraph export examples/train_small.jsonl -o train.trace.json",
             "  tracegraph export latest --format chrome -o latest.trace.json",
+            "  tracegraph export step.pt.trace.json.gz --time device -o step.chrome.json",
         })
 final class ExportCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -60,6 +68,9 @@ final class ExportCommand implements Callable<Integer> {
                     + "standard output.")
     Path output;
 
+    @Mixin
+    TimeOption time;
+
     ExportCommand(Main.Services services) {
         this.services = services;
     }
@@ -72,8 +83,9 @@ final class ExportCommand implements Callable<Integer> {
         }
         RunArguments.run(spec, "RUN", run);
         try (Main.UseCases cases = services.useCases(database)) {
-            RunGraph graph = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(run)));
-            Output.write(services.io(), output, out -> ChromeTraceWriter.write(graph.graph(), graph.label(), out));
+            RunGraph graph = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(run, time.time)));
+            Output.write(services.io(), output, out -> ChromeTraceWriter.write(graph.graph(), graph.label(), time.time,
+                    out));
             return ExitCode.OK;
         }
     }

@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
             "One span path's self time, total time and bytes across the stored runs, oldest first, "
                     + "with a small bar chart of the total time on a terminal. PATH is the semantic path: the "
                     + "span names from the root down joined by '/', as `compare` prints them (e.g. "
-                    + "tinygpt::train::update/update/Model::forward).",
+                    + "tinygpt::train::update/update/Model::forward). With --time device: the path's device "
+                    + "self and total time, in the runs where it has device time.",
         })
 final class HistoryCommand implements Callable<Integer> {
     private final Main.Services services;
@@ -38,6 +39,9 @@ final class HistoryCommand implements Callable<Integer> {
     String entrypoint;
 
     @Mixin
+    TimeOption time;
+
+    @Mixin
     FormatOption format;
 
     HistoryCommand(Main.Services services) {
@@ -48,10 +52,10 @@ final class HistoryCommand implements Callable<Integer> {
     public Integer call() {
         try (Main.UseCases cases = services.useCases(database)) {
             FollowPath.Result followed = InputRejected.valueOf(cases.followPath().follow(
-                    new FollowPath.Command(path, entrypoint)));
+                    new FollowPath.Command(path, entrypoint, time.time)));
             List<PathHistoryPoint> points = followed.points();
             Rendering rendering = format.rendering(services.io(), services.env());
-            Report report = RunReports.history(path, points, rendering.format(), followed.failedLeftOut());
+            Report report = RunReports.history(path, points, rendering.format(), followed.failedLeftOut(), time.time);
             if (!followed.failedLeftOut().isEmpty()) {
                 services.io().error(CompareSets.leftOut(followed.failedLeftOut()));
             }

@@ -36,6 +36,11 @@ import picocli.CommandLine;
                     + "rejected naming the file; its run is tagged bundle=<sha256 of bundle.json>, and "
                     + "campaign=<id>, campaign.step=<n> when a campaign plans it.",
             "",
+            "--split-steps stores each ProfilerStep#N of a PyTorch profiler trace as its own run: run id "
+                    + "<the trace's run id>-step-N, tag step=N, the step as its root; so the steps of one trace "
+                    + "are a set of runs (compare --baseline tag:step=5,... or by run ids). Traces without "
+                    + "steps are stored whole. The summary then counts runs, not files.",
+            "",
             "A failed capture (candle-graph trace/7+ whose terminal record says outcome failed) is a fact, "
                     + "not a fault: it is stored as a run with outcome failed, its reason and what could be built "
                     + "of it, and the summary lists it (failed_runs, and a line \"stored as failed run: REASON\" "
@@ -73,6 +78,10 @@ final class ImportCommand implements Callable<Integer> {
             + "traces recorded at one commit. Content already stored is not re-tagged.")
     Map<String, String> tags = new LinkedHashMap<>();
 
+    @Option(names = "--split-steps", description = "Store each profiler step (ProfilerStep#N) of a PyTorch trace "
+            + "as its own run, tagged step=N.")
+    boolean splitSteps;
+
     @Option(names = "--max-trace-size", paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Refuse a trace (or archive entry) larger than SIZE once decompressed, e.g. 512m, 8g "
                     + "(default: 16g).")
@@ -96,7 +105,8 @@ final class ImportCommand implements Callable<Integer> {
         try (Main.UseCases cases = services.useCases(database)) {
             ImportTraces importTraces = cases.importTraces();
             try (ProgressDisplay progress = ProgressDisplay.start(services.io())) {
-                report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags));
+                report = importTraces.run(new ImportTraces.Command(batch, jobs, replace, progress, tags,
+                        splitSteps));
             }
         }
         Rendering rendering = format.rendering(services.io(), services.env());

@@ -8,6 +8,7 @@ import io.tracegraph.cli.render.GraphReports;
 import io.tracegraph.cli.render.Report;
 import io.tracegraph.cli.render.Rendering;
 import io.tracegraph.cli.render.ReportRenderer;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,12 +17,14 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code tracegraph query RUN --kind K [--format F]}: over a trace file, or a run in the store. */
 @Command(header = "Answer one question about a trace or a stored run.", name = "query", mixinStandardHelpOptions = true,
         description = {
             "Answer one question about a trace or a stored run:",
             "  slowest     measured total; slowest spans (8) and ops (50) by self time",
+            "              (--time device: by device time, with each device's time)",
             "  heaviest    memory peak; heaviest spans (8) and ops (50) by bytes",
             "  memory      summary, peak by category, peak breakdown, devices, timeline",
             "  efficiency  ops by bytes per nanosecond of self time (top 50)",
@@ -54,6 +57,9 @@ final class QueryCommand implements Callable<Integer> {
     QueryKind kind;
 
     @Mixin
+    TimeOption time;
+
+    @Mixin
     FormatOption format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the answer to FILE.")
@@ -66,9 +72,14 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunArguments.run(spec, "RUN", run);
+        if (time.time == TimeBasis.DEVICE && kind != QueryKind.SLOWEST) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--time device answers --kind slowest only (the other kinds are not about time)");
+        }
         try (Main.UseCases cases = services.useCases(database)) {
-            RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.toAnswer(this.run, kind)));
-            return write(GraphReports.report(kind, run.graph(), run.health()));
+            RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.toAnswer(this.run, kind,
+                    time.time)));
+            return write(GraphReports.report(kind, run.graph(), run.health(), time.time));
         }
     }
 

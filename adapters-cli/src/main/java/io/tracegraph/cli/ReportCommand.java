@@ -39,6 +39,10 @@ import picocli.CommandLine;
             "list, tag:KEY=VALUE or a range such as latest~9..latest (the tree and the",
             "timelines then come from each set's run with the median total time).",
             "",
+            "--time device: the chart, the bars and the tables by device time (kernels,",
+            "memcpys and memsets attributed to each span and op, summed over devices);",
+            "a run with device time also gets a section of it on host time.",
+            "",
             "A run is a trace file (read without a database) or a stored run: a run_id, an",
             "unambiguous prefix of one, latest or latest~N. Large runs are pruned visibly:",
             "the widest --max-nodes spans and ops get their own box, the others are merged",
@@ -82,6 +86,9 @@ final class ReportCommand implements Callable<Integer> {
             description = "Relative change below which a path counts as unchanged (default: ${DEFAULT-VALUE}%%).")
     double threshold;
 
+    @Mixin
+    TimeOption time;
+
     ReportCommand(Main.Services services) {
         this.services = services;
     }
@@ -103,11 +110,12 @@ final class ReportCommand implements Callable<Integer> {
         }
         try (Main.UseCases cases = services.useCases(database)) {
             if (!compare) {
-                RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(runs.get(0))));
-                Output.write(services.io(), output, out -> HtmlReports.run(run, maxNodes, out));
+                RunGraph run = InputRejected.valueOf(cases.readRun().read(ReadRun.Command.whole(runs.get(0),
+                        time.time)));
+                Output.write(services.io(), output, out -> HtmlReports.run(run, maxNodes, time.time, out));
             } else {
                 ReportComparison.Result result = InputRejected.valueOf(cases.reportComparison().report(
-                        new ReportComparison.Command(runs.get(0), runs.get(1), threshold)));
+                        new ReportComparison.Command(runs.get(0), runs.get(1), threshold, time.time)));
                 Output.write(services.io(), output, out -> HtmlReports.comparison(result, threshold, maxNodes, out));
             }
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.memory.CategoryBytes;
 import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.trace.CodePointOrder;
@@ -39,6 +40,11 @@ import java.util.TreeMap;
  * {@code spans (2)}, ...). The memory timeline becomes two counter tracks per device
  * ({@code "ph": "C"}): live bytes, and live bytes by category. Node ids, parent ids, self and total
  * times and bytes go into each event's {@code args}, so the span tree survives the round trip.
+ *
+ * <p>On device time ({@link #write(ExecutionGraph, String, TimeBasis, OutputStream)}) the same host
+ * tracks come first, then one track per device beside them ({@link ChromeDeviceTracks}), and every
+ * event of a node with device time also has its device self and total time in its {@code args}
+ * (summed over devices). The export on host time stays as it was, byte for byte.
  */
 public final class ChromeTraceWriter {
     /** The process every track belongs to. */
@@ -62,18 +68,29 @@ public final class ChromeTraceWriter {
      * @param processName the name shown for the process, e.g. the run id or the trace file
      */
     public static void write(ExecutionGraph graph, String processName, OutputStream out) {
+        write(graph, processName, TimeBasis.HOST, out);
+    }
+
+    /**
+     * Writes {@code graph} on {@code time}: on host time as {@link #write(ExecutionGraph, String,
+     * OutputStream)} does; on device time the host tracks and, beside them, one track per device whose
+     * events last their device time ({@link ChromeDeviceTracks}).
+     */
+    public static void write(ExecutionGraph graph, String processName, TimeBasis time, OutputStream out) {
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             g.setPrettyPrinter(new EventPerLine());
-            new ChromeTraceWriter().write(g, graph, processName);
+            new ChromeTraceWriter().write(g, graph, processName, time == TimeBasis.DEVICE);
             g.writeRaw('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void write(JsonGenerator g, ExecutionGraph graph, String processName) throws IOException {
+    private void write(JsonGenerator g, ExecutionGraph graph, String processName, boolean device)
+            throws IOException {
         List<GraphNode> nodes = graph.spans();
         List<Track> tracks = tracks(nodes);
+        ChromeDeviceTracks deviceTracks = device ? new ChromeDeviceTracks(nodes) : null;
         g.writeStartObject();
         g.writeFieldName("traceEvents");
         g.writeStartArray();
@@ -83,23 +100,21 @@ public final class ChromeTraceWriter {
             track.firstTid = tid;
             for (int lane = 0; lane < track.lanes; lane++) {
                 String name = lane == 0 ? track.name : track.name + " (" + (lane + 1) + ")";
-                metadata(g, "thread_name", tid + lane, name);
-                g.writeStartObject();
-                g.writeStringField("name", "thread_sort_index");
-                g.writeStringField("ph", "M");
-                g.writeNumberField("pid", PID);
-                g.writeNumberField("tid", tid + lane);
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("sort_index", tid + lane);
-                g.writeEndObject();
-                g.writeEndObject();
+                thread(g, tid + lane, name);
             }
             tid += track.lanes;
         }
+        if (deviceTracks != null) {
+            deviceTracks.names(g, tid);
+        }
         for (Track track : tracks) {
             for (int k = 0; k < track.order.length; k++) {
-                complete(g, nodes.get(track.order[k]), track.firstTid + track.lane[k]);
+                GraphNode node = nodes.get(track.order[k]);
+                complete(g, node, node.startNs(), node.totalTimeNs(), track.firstTid + track.lane[k], device);
             }
+        }
+        if (deviceTracks != null) {
+            deviceTracks.events(g);
         }
         counters(g, graph.memory().timeline());
         g.writeEndArray();
@@ -109,6 +124,10 @@ public final class ChromeTraceWriter {
         g.writeStringField("graph_schema", graph.schema());
         g.writeStringField("entrypoint", graph.summary().entrypoint());
         g.writeNumberField("total_ms", graph.summary().totalMs());
+        if (deviceTracks != null) {
+            g.writeStringField("time", TimeBasis.DEVICE.wire());
+            g.writeStringField("device_tracks", ChromeDeviceTracks.LAYOUT);
+        }
         g.writeEndObject();
         g.writeEndObject();
     }
@@ -217,15 +236,20 @@ public final class ChromeTraceWriter {
         }
     }
 
-    private static void complete(JsonGenerator g, GraphNode node, int tid) throws IOException {
+    /**
+     * A node's complete event from {@code startNs}, lasting {@code durationNs}, on thread {@code tid};
+     * with {@code device}, its device self and total time in its args when it has device time.
+     */
+    static void complete(JsonGenerator g, GraphNode node, long startNs, long durationNs, int tid, boolean device)
+            throws IOException {
         g.writeStartObject();
         g.writeStringField("name", node.name());
         g.writeStringField("cat", node.device() == null ? "span" : "op");
         g.writeStringField("ph", "X");
         g.writeFieldName("ts");
-        g.writeNumber(micros(node.startNs()));
+        g.writeNumber(micros(startNs));
         g.writeFieldName("dur");
-        g.writeNumber(micros(node.totalTimeNs()));
+        g.writeNumber(micros(durationNs));
         g.writeNumberField("pid", PID);
         g.writeNumberField("tid", tid);
         g.writeObjectFieldStart("args");
@@ -250,6 +274,10 @@ public final class ChromeTraceWriter {
         }
         if (node.storageBytes() != null) {
             g.writeNumberField("storage_bytes", node.storageBytes());
+        }
+        if (device && node.hasDeviceTime()) {
+            g.writeNumberField("device_self_time_ns", node.deviceSelfTimeNs());
+            g.writeNumberField("device_total_time_ns", node.deviceTotalTimeNs());
         }
         g.writeEndObject();
         g.writeEndObject();
@@ -287,7 +315,21 @@ public final class ChromeTraceWriter {
         g.writeObjectFieldStart("args");
     }
 
-    private static void metadata(JsonGenerator g, String name, int tid, String value) throws IOException {
+    /** A thread's name and its sort index (its tid, so that the tracks keep their order in a viewer). */
+    static void thread(JsonGenerator g, int tid, String name) throws IOException {
+        metadata(g, "thread_name", tid, name);
+        g.writeStartObject();
+        g.writeStringField("name", "thread_sort_index");
+        g.writeStringField("ph", "M");
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("sort_index", tid);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    static void metadata(JsonGenerator g, String name, int tid, String value) throws IOException {
         g.writeStartObject();
         g.writeStringField("name", name);
         g.writeStringField("ph", "M");

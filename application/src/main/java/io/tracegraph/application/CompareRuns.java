@@ -3,6 +3,7 @@ package io.tracegraph.application;
 import io.tracegraph.domain.compare.NonFiniteGrowth;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -13,29 +14,48 @@ import java.util.Set;
  * memory peak and gradients. Each is an existing trace file (built now) or a stored run.
  */
 public final class CompareRuns {
-    public record Command(String base, String candidate) {
+    /** {@code time}: compare host time, or device time (each run must have some). */
+    public record Command(String base, String candidate, TimeBasis time) {
         public Command {
             Objects.requireNonNull(base, "base");
             Objects.requireNonNull(candidate, "candidate");
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** On host time. */
+        public Command(String base, String candidate) {
+            this(base, candidate, TimeBasis.HOST);
         }
     }
 
     /**
-     * The two runs compared; {@code nonFiniteGrowth}: the tensor labels whose non-finite count grew
-     * from base to candidate (trace/10 tensor statistics), largest growth first; {@code failedLeftOut}:
-     * the failed runs that {@code latest} or {@code latest~N} passed over (they count complete runs).
+     * The two runs compared on {@code time} (on device time: their paths with device time);
+     * {@code nonFiniteGrowth}: the tensor labels whose non-finite count grew from base to candidate
+     * (trace/10 tensor statistics), largest growth first; {@code failedLeftOut}: the failed runs that
+     * {@code latest} or {@code latest~N} passed over (they count complete runs).
      */
     public record Result(RunComparison comparison, List<NonFiniteGrowth> nonFiniteGrowth,
-            List<String> failedLeftOut) {
+            List<String> failedLeftOut, TimeBasis time) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
             nonFiniteGrowth = List.copyOf(nonFiniteGrowth);
             failedLeftOut = List.copyOf(failedLeftOut);
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** On host time. */
+        public Result(RunComparison comparison, List<NonFiniteGrowth> nonFiniteGrowth, List<String> failedLeftOut) {
+            this(comparison, nonFiniteGrowth, failedLeftOut, TimeBasis.HOST);
         }
 
         /** Two runs without growth of non-finite values, no failed run passed over. */
+        public Result(RunComparison comparison, TimeBasis time) {
+            this(comparison, List.of(), List.of(), time);
+        }
+
+        /** Two runs on host time without growth of non-finite values, no failed run passed over. */
         public Result(RunComparison comparison) {
-            this(comparison, List.of(), List.of());
+            this(comparison, List.of(), List.of(), TimeBasis.HOST);
         }
     }
 
@@ -50,8 +70,9 @@ public final class CompareRuns {
             Set<String> skipped = new LinkedHashSet<>();
             RunFacts base = complete(sources.completeFacts(command.base(), skipped), command.base());
             RunFacts candidate = complete(sources.completeFacts(command.candidate(), skipped), command.candidate());
-            return Outcome.done(new Result(RunComparison.compare(base, candidate),
-                    NonFiniteGrowth.between(base.tensorStats(), candidate.tensorStats()), List.copyOf(skipped)));
+            List<NonFiniteGrowth> growth = NonFiniteGrowth.between(base.tensorStats(), candidate.tensorStats());
+            return Outcome.done(new Result(RunComparison.compare(RunSources.on(command.time(), base),
+                    RunSources.on(command.time(), candidate)), growth, List.copyOf(skipped), command.time()));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

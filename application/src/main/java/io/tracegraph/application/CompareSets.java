@@ -4,6 +4,7 @@ import io.tracegraph.domain.compare.GroupComparison;
 import io.tracegraph.domain.compare.GroupOptions;
 import io.tracegraph.domain.compare.NonFiniteGrowth;
 import io.tracegraph.domain.compare.RunFacts;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.trace.ComparisonIdentity;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,17 +20,31 @@ public final class CompareSets {
      * @param thresholdPercent          the relative change below which a path counts as unchanged
      * @param failOnRegressionPercent   the regression (in percent) that fails a CI gate, or null for none
      * @param allowMixedIdentity        compare runs whose comparison identities differ (else refused)
+     * @param time                      compare host time, or device time (every run must have some)
      */
     public record Command(String baseline, String candidate, double thresholdPercent,
-            Double failOnRegressionPercent, boolean allowMixedIdentity) {
+            Double failOnRegressionPercent, boolean allowMixedIdentity, TimeBasis time) {
+        /** On host time. */
+        public Command(String baseline, String candidate, double thresholdPercent, Double failOnRegressionPercent,
+                boolean allowMixedIdentity) {
+            this(baseline, candidate, thresholdPercent, failOnRegressionPercent, allowMixedIdentity, TimeBasis.HOST);
+        }
+
         /** Runs of different comparison identities refused. */
+        public Command(String baseline, String candidate, double thresholdPercent, Double failOnRegressionPercent,
+                TimeBasis time) {
+            this(baseline, candidate, thresholdPercent, failOnRegressionPercent, false, time);
+        }
+
+        /** On host time, runs of different comparison identities refused. */
         public Command(String baseline, String candidate, double thresholdPercent, Double failOnRegressionPercent) {
-            this(baseline, candidate, thresholdPercent, failOnRegressionPercent, false);
+            this(baseline, candidate, thresholdPercent, failOnRegressionPercent, false, TimeBasis.HOST);
         }
 
         public Command {
             Objects.requireNonNull(baseline, "baseline");
             Objects.requireNonNull(candidate, "candidate");
+            Objects.requireNonNull(time, "time");
             if (!Double.isFinite(thresholdPercent) || thresholdPercent < 0) {
                 throw new IllegalArgumentException("the threshold is a percentage of 0 or more: " + thresholdPercent);
             }
@@ -45,16 +60,26 @@ public final class CompareSets {
      * The comparison; {@code regression} when a path, the total time or the memory peak is slower
      * (or bigger) by more than the limit given; the runs each set named more than once; the failed
      * captures the sets named, left out of the comparison (run ids, baseline's first); the tensor
-     * labels whose largest per-run non-finite count grew ({@link NonFiniteGrowth#betweenSets}).
+     * labels whose largest per-run non-finite count grew ({@link NonFiniteGrowth#betweenSets}); the
+     * time compared.
      */
     public record Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
-            List<String> candidateDuplicates, List<String> failedLeftOut, List<NonFiniteGrowth> nonFiniteGrowth) {
+            List<String> candidateDuplicates, List<String> failedLeftOut, List<NonFiniteGrowth> nonFiniteGrowth,
+            TimeBasis time) {
         public Result {
             Objects.requireNonNull(comparison, "comparison");
             baselineDuplicates = List.copyOf(baselineDuplicates);
             candidateDuplicates = List.copyOf(candidateDuplicates);
             failedLeftOut = List.copyOf(failedLeftOut);
             nonFiniteGrowth = List.copyOf(nonFiniteGrowth);
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** A comparison on host time. */
+        public Result(GroupComparison comparison, boolean regression, List<String> baselineDuplicates,
+                List<String> candidateDuplicates, List<String> failedLeftOut, List<NonFiniteGrowth> nonFiniteGrowth) {
+            this(comparison, regression, baselineDuplicates, candidateDuplicates, failedLeftOut, nonFiniteGrowth,
+                    TimeBasis.HOST);
         }
 
         /** A comparison that left no failed run out and saw no growth of non-finite values. */
@@ -95,13 +120,15 @@ public final class CompareSets {
                     return Outcome.rejected(mixed.get());
                 }
             }
-            GroupComparison comparison = GroupComparison.compare(base, cand, options);
+            GroupComparison comparison = GroupComparison.compare(
+                    RunSources.on(command.time(), base, "the baseline"),
+                    RunSources.on(command.time(), cand, "the candidate"), options);
             boolean regression = command.failOnRegressionPercent() != null
                     && comparison.regressionOver(command.failOnRegressionPercent() / 100.0);
             List<NonFiniteGrowth> grown = NonFiniteGrowth.betweenSets(
                     base.stream().map(RunFacts::tensorStats).toList(), cand.stream().map(RunFacts::tensorStats).toList());
             return Outcome.done(new Result(comparison, regression, baseline.duplicates(), candidate.duplicates(),
-                    failed, grown));
+                    failed, grown, command.time()));
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.tracegraph.application;
 
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.port.PathHistory;
 import io.tracegraph.domain.run.PathHistoryPoint;
 import java.util.ArrayList;
@@ -8,16 +9,24 @@ import java.util.Objects;
 
 /**
  * Use case: one semantic path's self time, total time and bytes across the stored runs, oldest
- * first; failed captures are left out and named.
+ * first; on device time its device self and total time, in the runs where it has device time;
+ * failed captures are left out and named.
  */
 public final class FollowPath {
     /**
      * @param path       the semantic path: the span names from the root down joined by {@code /}
      * @param entrypoint only runs of this entrypoint, or null for all
+     * @param time       host time, or device time (the path's device time as its self and total time)
      */
-    public record Command(String path, String entrypoint) {
+    public record Command(String path, String entrypoint, TimeBasis time) {
         public Command {
             Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** On host time. */
+        public Command(String path, String entrypoint) {
+            this(path, entrypoint, TimeBasis.HOST);
         }
     }
 
@@ -56,6 +65,21 @@ public final class FollowPath {
             return Outcome.rejected("the path `" + command.path() + "` is only in failed runs: "
                     + String.join(", ", failed));
         }
-        return Outcome.done(new Result(points, failed));
+        if (command.time() == TimeBasis.HOST) {
+            return Outcome.done(new Result(points, failed));
+        }
+        List<PathHistoryPoint> device = new ArrayList<>();
+        for (PathHistoryPoint p : points) {
+            if (p.stats().hasDeviceTime()) {
+                device.add(new PathHistoryPoint(p.run(), p.timestamp(), p.capturedAt(), p.importedAt(), p.entrypoint(),
+                        p.stats().onDeviceTime(), p.outcome()));
+            }
+        }
+        if (device.isEmpty()) {
+            return Outcome.rejected("the path `" + command.path() + "` has no device time in the " + points.size()
+                    + (points.size() == 1 ? " stored run that has it" : " stored runs that have it")
+                    + " (ask with --time host)");
+        }
+        return Outcome.done(new Result(device, failed));
     }
 }

@@ -15,6 +15,7 @@ import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
 import io.tracegraph.domain.trace.MalformedTraceException;
 import io.tracegraph.domain.trace.RunMeta;
+import io.tracegraph.domain.trace.StepSplit;
 import io.tracegraph.domain.trace.TraceDocument;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -75,10 +76,12 @@ public final class ImportTraces {
 
     /**
      * What to import and how; {@code tags} are added to every stored run's own tags (replacing a tag
-     * of the same key), e.g. the commit a directory of traces was recorded at.
+     * of the same key), e.g. the commit a directory of traces was recorded at. With
+     * {@code splitSteps}, a trace whose root has step spans (PyTorch's {@code ProfilerStep#N}) is
+     * stored as one run per step ({@link StepSplit}); a trace without steps is stored whole.
      */
     public record Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress,
-            Map<String, String> tags) {
+            Map<String, String> tags, boolean splitSteps) {
         public Command {
             Objects.requireNonNull(batch, "batch");
             Objects.requireNonNull(progress, "progress");
@@ -86,6 +89,11 @@ public final class ImportTraces {
                 throw new IllegalArgumentException("jobs must be at least 1");
             }
             tags = Map.copyOf(tags);
+        }
+
+        public Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress,
+                Map<String, String> tags) {
+            this(batch, jobs, replace, progress, tags, false);
         }
 
         public Command(TraceBatch batch, int jobs, boolean replace, ImportProgress progress) {
@@ -270,6 +278,12 @@ public final class ImportTraces {
         if (foreign.isPresent()) {
             return reject(name, foreign.get(), digest, counted.count, tally);
         }
+        if (tally.command.splitSteps()) {
+            List<TraceDocument> steps = StepSplit.steps(doc);
+            if (!steps.isEmpty()) {
+                return storeSteps(name, steps, digest, counted.count, bundle, tally);
+            }
+        }
         GraphOutcome outcome = GraphBuilder.build(doc);
         ExecutionGraph graph;
         TraceHealth health;
@@ -301,6 +315,50 @@ public final class ImportTraces {
         }
         StoreResult.Conflict conflict = (StoreResult.Conflict) stored;
         return done(name, ImportOutcome.REJECTED, conflict.message(), null, digest, bytes, 0, 0, false, tally);
+    }
+
+    /**
+     * Each step of a trace as its own run, under {@code NAME (step N)}: its content hash is the
+     * trace's with the step number (so importing the trace again finds every step stored), the
+     * trace's bytes count at its first step. The first step's result stands for the trace; the
+     * others are counted besides it.
+     */
+    private Result storeSteps(String name, List<TraceDocument> steps, String digest, long bytes,
+            BundleIdentity bundle, Tally tally) {
+        Result first = null;
+        for (TraceDocument step : steps) {
+            String stepName = name + " (step " + step.run().captureStep() + ")";
+            String stepDigest = HexFormat.of().formatHex(sha256().digest((digest + "\nstep="
+                    + step.run().captureStep()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            long stepBytes = first == null ? bytes : 0;
+            Result result;
+            GraphOutcome outcome = GraphBuilder.build(step);
+            if (outcome instanceof GraphOutcome.Untrusted untrusted) {
+                result = rejectContent(stepName, untrusted.message(), stepDigest, stepBytes, tally);
+            } else {
+                GraphOutcome.Built built = (GraphOutcome.Built) outcome;
+                StoreResult stored = store.store(new RunToStore(stepName, stepDigest, stepBytes, step.schema(),
+                        withTags(step.run(), tags(bundle, tally.command.tags())), built.health(), built.graph(),
+                        bundle), tally.command.replace());
+                if (stored instanceof StoreResult.Stored s) {
+                    result = done(stepName, s.replaced() ? ImportOutcome.REPLACED : ImportOutcome.ACCEPTED, null,
+                            s.runId(), stepDigest, stepBytes, built.graph().spans().size(),
+                            built.graph().edges().size(), false, tally);
+                } else if (stored instanceof StoreResult.Duplicate d) {
+                    result = done(stepName, ImportOutcome.DUPLICATE, "same content as run " + d.runId(), d.runId(),
+                            stepDigest, stepBytes, 0, 0, false, tally);
+                } else {
+                    result = done(stepName, ImportOutcome.REJECTED, ((StoreResult.Conflict) stored).message(), null,
+                            stepDigest, stepBytes, 0, 0, false, tally);
+                }
+            }
+            if (first == null) {
+                first = result;
+            } else {
+                tally.extra(result);
+            }
+        }
+        return first;
     }
 
     /**
@@ -413,6 +471,7 @@ public final class ImportTraces {
         final Command command;
         private final AtomicLong next = new AtomicLong();
         private final java.util.Map<Integer, Result> results = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Queue<Result> extras = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         Tally(UUID importId, Command command) {
             this.importId = importId;
@@ -427,6 +486,11 @@ public final class ImportTraces {
             results.put(index, result);
         }
 
+        /** A result besides the one of its input (the further steps of a split trace). */
+        void extra(Result result) {
+            extras.add(result);
+        }
+
         ImportReport report(Duration elapsed) {
             long imported = 0;
             long replaced = 0;
@@ -436,12 +500,16 @@ public final class ImportTraces {
             long edges = 0;
             long bytes = 0;
             List<ImportReport.Rejection> rejections = new ArrayList<>();
+            List<Result> all = new ArrayList<>();
             List<ImportReport.FailedRun> failedRuns = new ArrayList<>();
             for (int i = 0; i < next.get(); i++) {
                 Result r = results.get(i);
-                if (r == null) {
-                    continue;
+                if (r != null) {
+                    all.add(r);
                 }
+            }
+            all.addAll(extras);
+            for (Result r : all) {
                 bytes += r.bytes();
                 nodes += r.nodes();
                 edges += r.edges();
@@ -461,8 +529,8 @@ public final class ImportTraces {
                     default: rejections.add(new ImportReport.Rejection(r.name(), r.reason()));
                 }
             }
-            return new ImportReport(next.get(), imported, replaced, duplicates, previouslyRejected, rejections, nodes,
-                    edges, bytes, elapsed, failedRuns);
+            return new ImportReport(next.get() + extras.size(), imported, replaced, duplicates, previouslyRejected,
+                    rejections, nodes, edges, bytes, elapsed, failedRuns);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tracegraph.application;
 
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.port.StoredGraphs.GraphPart;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -10,11 +11,24 @@ import java.util.Set;
  * now, or a stored run read back (only the parts a question needs).
  */
 public final class ReadRun {
-    /** {@code parts}: what of a stored graph to read (a trace file is always built whole). */
-    public record Command(String reference, Set<GraphPart> parts) {
+    /**
+     * {@code parts}: what of a stored graph to read (a trace file is always built whole); {@code time}:
+     * on device time the run must have device time (its nodes are then always read), else it is
+     * rejected in one line.
+     */
+    public record Command(String reference, Set<GraphPart> parts, TimeBasis time) {
         public Command {
             Objects.requireNonNull(reference, "reference");
+            Objects.requireNonNull(time, "time");
             parts = parts.isEmpty() ? EnumSet.noneOf(GraphPart.class) : EnumSet.copyOf(parts);
+            if (time == TimeBasis.DEVICE) {
+                parts.add(GraphPart.NODES);
+            }
+        }
+
+        /** On host time. */
+        public Command(String reference, Set<GraphPart> parts) {
+            this(reference, parts, TimeBasis.HOST);
         }
 
         /** The run's graph with what {@code kind} needs. */
@@ -22,9 +36,19 @@ public final class ReadRun {
             return new Command(reference, kind.parts());
         }
 
+        /** The run's graph with what {@code kind} needs, asked on {@code time}. */
+        public static Command toAnswer(String reference, QueryKind kind, TimeBasis time) {
+            return new Command(reference, kind.parts(), time);
+        }
+
         /** The run's whole graph. */
         public static Command whole(String reference) {
             return new Command(reference, EnumSet.allOf(GraphPart.class));
+        }
+
+        /** The run's whole graph, asked on {@code time}. */
+        public static Command whole(String reference, TimeBasis time) {
+            return new Command(reference, EnumSet.allOf(GraphPart.class), time);
         }
     }
 
@@ -36,7 +60,8 @@ public final class ReadRun {
 
     public Outcome<RunGraph> read(Command command) {
         try {
-            return Outcome.done(sources.graph(command.reference(), command.parts()));
+            RunGraph run = sources.graph(command.reference(), command.parts());
+            return Outcome.done(command.time() == TimeBasis.DEVICE ? RunSources.requireDeviceTime(run) : run);
         } catch (RunSources.Rejection e) {
             return Outcome.rejected(e.getMessage());
         }

@@ -5,6 +5,7 @@ import io.tracegraph.domain.compare.GroupOptions;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.trace.CodePointOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,28 +18,51 @@ import java.util.Optional;
  * comparison, or two sets compared with the graph of each set's median run.
  */
 public final class ReportComparison {
-    /** {@code base} and {@code candidate}: two runs, or (when either is a set) two sets. */
-    public record Command(String base, String candidate, double thresholdPercent) {
+    /**
+     * {@code base} and {@code candidate}: two runs, or (when either is a set) two sets; {@code time}:
+     * what the tree, the bars and the tables compare (device time: every run must have some).
+     */
+    public record Command(String base, String candidate, double thresholdPercent, TimeBasis time) {
         public Command {
             Objects.requireNonNull(base, "base");
             Objects.requireNonNull(candidate, "candidate");
+            Objects.requireNonNull(time, "time");
+        }
+
+        /** On host time. */
+        public Command(String base, String candidate, double thresholdPercent) {
+            this(base, candidate, thresholdPercent, TimeBasis.HOST);
         }
     }
 
-    /** What the report shows. */
+    /**
+     * What the report shows: the comparison on the time asked for, and, on host time when every run
+     * has device time, the comparison of their device time too ({@code deviceComparison}, else null).
+     */
     public sealed interface Result {
+        TimeBasis time();
     }
 
-    /** Two runs, whole, and their comparison. */
-    public record Runs(RunGraph base, RunGraph candidate, RunComparison comparison) implements Result {
+    /** Two runs, whole, and their comparison (on {@code time}). */
+    public record Runs(RunGraph base, RunGraph candidate, RunComparison comparison, RunComparison deviceComparison,
+            TimeBasis time) implements Result {
+        public Runs {
+            Objects.requireNonNull(comparison, "comparison");
+            Objects.requireNonNull(time, "time");
+        }
     }
 
-    /** Two sets compared, each with its runs' facts and its median run's graph. */
+    /**
+     * Two sets compared (on {@code time}), each with its runs' facts (on {@code time}) and its median
+     * run's graph.
+     */
     public record Sets(Side base, Side candidate, GroupComparison comparison, List<RunFacts> baseRuns,
-            List<RunFacts> candidateRuns) implements Result {
+            List<RunFacts> candidateRuns, GroupComparison deviceComparison, TimeBasis time) implements Result {
         public Sets {
+            Objects.requireNonNull(comparison, "comparison");
             baseRuns = List.copyOf(baseRuns);
             candidateRuns = List.copyOf(candidateRuns);
+            Objects.requireNonNull(time, "time");
         }
     }
 
@@ -61,9 +85,14 @@ public final class ReportComparison {
                 RunGraph base = sources.graph(command.base(), ReadRun.Command.whole(command.base()).parts());
                 RunGraph cand = sources.graph(command.candidate(),
                         ReadRun.Command.whole(command.candidate()).parts());
-                RunComparison comparison = RunComparison.compare(RunSources.factsOf(base.label(), base.graph()),
-                        RunSources.factsOf(cand.label(), cand.graph()));
-                return Outcome.done(new Runs(base, cand, comparison));
+                RunFacts baseFacts = RunSources.factsOf(base.label(), base.graph());
+                RunFacts candFacts = RunSources.factsOf(cand.label(), cand.graph());
+                TimeBasis time = command.time();
+                RunComparison comparison = RunComparison.compare(RunSources.on(time, baseFacts),
+                        RunSources.on(time, candFacts));
+                RunComparison device = time == TimeBasis.HOST && baseFacts.hasDeviceTime() && candFacts.hasDeviceTime()
+                        ? RunComparison.compare(baseFacts.onDeviceTime(), candFacts.onDeviceTime()) : null;
+                return Outcome.done(new Runs(base, cand, comparison, device, time));
             }
             return Outcome.done(sets(command));
         } catch (RunSources.Rejection e) {
@@ -74,12 +103,19 @@ public final class ReportComparison {
     private Sets sets(Command command) {
         List<RunSet> selected = List.of(sources.select(command.base()), sources.select(command.candidate()));
         List<List<RunFacts>> sides = sources.sets(selected);
-        List<RunFacts> base = sides.get(0);
-        List<RunFacts> cand = sides.get(1);
+        TimeBasis time = command.time();
+        List<RunFacts> base = RunSources.on(time, sides.get(0), "the baseline");
+        List<RunFacts> cand = RunSources.on(time, sides.get(1), "the candidate");
+        GroupOptions options = GroupOptions.defaults().withThreshold(command.thresholdPercent() / 100.0);
         GroupComparison comparison;
+        GroupComparison device = null;
         try {
-            comparison = GroupComparison.compare(base, cand,
-                    GroupOptions.defaults().withThreshold(command.thresholdPercent() / 100.0));
+            comparison = GroupComparison.compare(base, cand, options);
+            if (time == TimeBasis.HOST && base.stream().allMatch(RunFacts::hasDeviceTime)
+                    && cand.stream().allMatch(RunFacts::hasDeviceTime)) {
+                device = GroupComparison.compare(RunSources.on(TimeBasis.DEVICE, base, "the baseline"),
+                        RunSources.on(TimeBasis.DEVICE, cand, "the candidate"), options);
+            }
         } catch (IllegalArgumentException e) {
             throw new RunSources.Rejection(e.getMessage());
         }
@@ -87,12 +123,12 @@ public final class ReportComparison {
         RunGraph candRun = representative(cand);
         return new Sets(new Side(shortLabel(command.base()), base.size(), shortLabel(baseRun.label()),
                 baseRun.graph()), new Side(shortLabel(command.candidate()), cand.size(), shortLabel(candRun.label()),
-                candRun.graph()), comparison, base, cand);
+                candRun.graph()), comparison, base, cand, device, time);
     }
 
     /**
-     * The graph of the run with the median total time (the lower one of an even count; ties by run
-     * id). A set names a trace file by its path and a stored run by its run_id.
+     * The graph of the run with the median total time (of the time compared: the lower one of an even
+     * count; ties by run id). A set names a trace file by its path and a stored run by its run_id.
      */
     private RunGraph representative(List<RunFacts> runs) {
         List<RunFacts> sorted = new ArrayList<>(runs);

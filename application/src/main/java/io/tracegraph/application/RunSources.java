@@ -4,6 +4,7 @@ import io.tracegraph.domain.compare.GradientFact;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunFacts;
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.port.ComparisonFacts;
 import io.tracegraph.domain.port.RunCatalog;
 import io.tracegraph.domain.port.StoredGraphs.GraphPart;
@@ -261,6 +262,51 @@ public final class RunSources {
         return new RunFacts(runId, graph.summary().totalMs(), graph.summary().memory().peakBytes(),
                 PathStats.ofGraph(graph.spans()), gradients, graph.outcome(),
                 graph.capture() == null ? null : graph.capture().identity(), graph.tensorStats(), graph.deviceTimeNs());
+    }
+
+    /**
+     * {@code runs} on {@code time}: as they are for host time; on device time each run's paths with
+     * device time, rejected when a run has none (naming it, and how many of {@code side} have none).
+     */
+    static List<RunFacts> on(TimeBasis time, List<RunFacts> runs, String side) {
+        if (time == TimeBasis.HOST) {
+            return runs;
+        }
+        List<RunFacts> device = new ArrayList<>(runs.size());
+        String first = null;
+        int without = 0;
+        for (RunFacts run : runs) {
+            if (!run.hasDeviceTime()) {
+                first = first == null ? run.runId() : first;
+                without++;
+            } else {
+                device.add(run.onDeviceTime());
+            }
+        }
+        if (first != null) {
+            throw new Rejection(noDeviceTime(first) + (runs.size() == 1 ? ""
+                    : " (" + without + " of the " + runs.size() + " runs of " + side + " have none)"));
+        }
+        return device;
+    }
+
+    /** One run on {@code time}, rejected on device time when it has none. */
+    static RunFacts on(TimeBasis time, RunFacts run) {
+        return on(time, List.of(run), "it").get(0);
+    }
+
+    /** The graph of a run that a question on device time is asked of: rejected when it has no device time. */
+    static RunGraph requireDeviceTime(RunGraph run) {
+        if (!run.graph().hasDeviceTime()) {
+            throw new Rejection(noDeviceTime(run.label()));
+        }
+        return run;
+    }
+
+    /** Why a question on device time has no answer for a run. */
+    static String noDeviceTime(String label) {
+        return "`" + label + "` has no device time: no device intervals or kernels are recorded for it "
+                + "(ask with --time host)";
     }
 
     static String describe(RunResolution resolution) {

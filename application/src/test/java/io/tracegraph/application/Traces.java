@@ -3,6 +3,7 @@ package io.tracegraph.application;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
+import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.ExecutionPhase;
 import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.SpanKind;
@@ -24,6 +25,21 @@ final class Traces {
         return document(runId, List.of(
                 new SpanRecord("root", null, "step", SpanKind.FUNCTION, true, 0, true, totalNs, null),
                 new SpanRecord("fwd", "root", "forward", SpanKind.FUNCTION, false, 0, true, forwardNs, null)));
+    }
+
+    /**
+     * {@link #trace} with device work: {@code kernelNs} on {@code cuda:0} attributed to the child, and
+     * {@code rootKernelNs} to the root itself (when above 0).
+     */
+    static TraceDocument withDeviceTime(String runId, long totalNs, long forwardNs, long kernelNs, long rootKernelNs) {
+        TraceDocument t = trace(runId, totalNs, forwardNs);
+        List<DeviceInterval> intervals = new java.util.ArrayList<>();
+        intervals.add(new DeviceInterval("fwd", "cuda:0", "7", "gpu", "cuda", 0, kernelNs));
+        if (rootKernelNs > 0) {
+            intervals.add(new DeviceInterval("root", "cuda:0", "7", "gpu", "cuda", 0, rootKernelNs));
+        }
+        return new TraceDocument(t.schema(), t.run(), t.spans(), t.ops(), t.tensors(), t.memory(), t.deviceMemory(),
+                t.gradients(), t.edges(), t.dataEdges(), intervals, t.tensorStats(), t.outcome());
     }
 
     /** An untrusted trace: its root span was never closed. */

@@ -8,6 +8,7 @@ import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.Verdict;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,11 +27,16 @@ public final class ComparisonMarkdown {
 
     /** A set comparison; at most {@code limit} paths in each table (0: all). */
     public static String sets(GroupComparison c, int limit) {
+        return sets(c, limit, TimeBasis.HOST);
+    }
+
+    /** {@link #sets(GroupComparison, int)} of a comparison on {@code time}. */
+    public static String sets(GroupComparison c, int limit, TimeBasis time) {
         Markdown md = new Markdown();
         int slower = c.pathsWith(Verdict.SLOWER).size();
         int faster = c.pathsWith(Verdict.FASTER).size();
         md.paragraph("**tracegraph compare: " + slower + (slower == 1 ? " path" : " paths") + " slower, " + faster
-                + " faster** (of " + c.paths().size() + " compared); total time "
+                + " faster** (of " + c.paths().size() + " compared); " + ComparisonText.totalWord(time) + " "
                 + metric(c.totalMs(), VerdictWords.Quantity.TIME) + "; memory peak "
                 + metric(c.peakBytes(), VerdictWords.Quantity.SIZE));
         List<PathComparison> regressions = c.pathsWith(Verdict.SLOWER);
@@ -45,6 +51,9 @@ public final class ComparisonMarkdown {
             if (p.verdict() != Verdict.SLOWER) {
                 rest.add(p);
             }
+        }
+        if (time == TimeBasis.DEVICE) {
+            md.paragraph(Markdown.escape("Time: " + ComparisonText.DEVICE_TIME + "."));
         }
         md.paragraph(Markdown.escape(c.baselineRuns() + " baseline runs against " + c.candidateRuns()
                 + " candidate runs; threshold " + HumanUnits.percent(c.options().threshold() * 100)
@@ -101,12 +110,20 @@ public final class ComparisonMarkdown {
 
     /** A comparison of two runs: the summary line, the largest changes, the rest folded. */
     public static String runs(RunComparison c, int limit) {
+        return runs(c, limit, TimeBasis.HOST);
+    }
+
+    /** {@link #runs(RunComparison, int)} of a comparison on {@code time}. */
+    public static String runs(RunComparison c, int limit, TimeBasis time) {
         Markdown md = new Markdown();
         md.paragraph("**tracegraph compare** " + Markdown.escape(c.baseRunId()) + " → " + Markdown.escape(
-                c.candidateRunId()) + ": total time " + Markdown.escape(HumanUnits.durationMs(c.totalMs().base())
+                c.candidateRunId()) + ": " + ComparisonText.totalWord(time) + " " + Markdown.escape(HumanUnits.durationMs(c.totalMs().base())
                 + " → " + HumanUnits.durationMs(c.totalMs().candidate()) + " (" + percent(c.totalMs().percent())
                 + ")") + "; memory peak " + Markdown.escape(HumanUnits.bytes(c.peakBytes().base()) + " → "
                 + HumanUnits.bytes(c.peakBytes().candidate()) + " (" + percent(c.peakBytes().percent()) + ")"));
+        if (time == TimeBasis.DEVICE) {
+            md.paragraph(Markdown.escape("Time: " + ComparisonText.DEVICE_TIME + "."));
+        }
         List<String> headers = List.of("path", "kind", "self base", "self candidate", "self change", "total change",
                 "bytes change");
         List<Boolean> right = List.of(false, false, true, true, true, true, true);

@@ -11,6 +11,7 @@ import io.tracegraph.domain.compare.PathComparison;
 import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,22 @@ public final class ComparisonReports {
     public static Report runs(CompareRuns.Result result, int limit) {
         Report report = withNonFinite(new ComparisonReports(limit, 0).single(result.comparison()),
                 result.nonFiniteGrowth());
-        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+        report = result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+        return timed(report, result.time());
+    }
+
+    /**
+     * A report of a comparison on device time says so first ({@code "time": "device"}); its times
+     * (the totals, each path's self and total time) are then device times. Host time: as it is.
+     */
+    private static Report timed(Report report, TimeBasis time) {
+        if (time == TimeBasis.HOST) {
+            return report;
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("time", time.wire());
+        facts.putAll(report.facts());
+        return new Report(facts, report.tables());
     }
 
     /** {@code report} with a last fact naming the failed runs left out. */
@@ -86,7 +102,8 @@ public final class ComparisonReports {
     public static Report sets(CompareSets.Result result, double threshold, int limit) {
         Report report = withNonFinite(new ComparisonReports(limit, threshold).group(result.comparison()),
                 result.nonFiniteGrowth());
-        return result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+        report = result.failedLeftOut().isEmpty() ? report : withLeftOut(report, result.failedLeftOut());
+        return timed(report, result.time());
     }
 
     private Report single(RunComparison c) {

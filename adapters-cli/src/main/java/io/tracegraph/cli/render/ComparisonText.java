@@ -12,6 +12,7 @@ import io.tracegraph.domain.compare.PathPresence;
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.compare.RunComparison;
 import io.tracegraph.domain.compare.Verdict;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +31,12 @@ public final class ComparisonText {
      * change of the total time and the memory peak with their verdicts.
      */
     public static String summary(GroupComparison c) {
-        return counts(c) + "; total time " + HumanUnits.changeOfFraction(c.totalMs().relativeChange()) + " "
+        return summary(c, TimeBasis.HOST);
+    }
+
+    /** {@link #summary(GroupComparison)} of a comparison on {@code time} (device time: "device time"). */
+    public static String summary(GroupComparison c, TimeBasis time) {
+        return counts(c) + "; " + totalWord(time) + " " + HumanUnits.changeOfFraction(c.totalMs().relativeChange()) + " "
                 + VerdictWords.time(c.totalMs().verdict()) + "; memory peak "
                 + HumanUnits.changeOfFraction(c.peakBytes().relativeChange()) + " "
                 + VerdictWords.size(c.peakBytes().verdict());
@@ -45,14 +51,20 @@ public final class ComparisonText {
 
     /** A set comparison: its summary, its sides, notes, then at most {@code limit} paths (0: all). */
     public static String sets(GroupComparison c, int limit, Screen screen, boolean wide) {
+        return sets(c, limit, screen, wide, TimeBasis.HOST);
+    }
+
+    /** {@link #sets(GroupComparison, int, Screen, boolean)} of a comparison on {@code time}. */
+    public static String sets(GroupComparison c, int limit, Screen screen, boolean wide, TimeBasis time) {
         int width = screen.width();
         StringBuilder out = new StringBuilder();
-        for (String line : TextWidth.wrap(summary(c), width, "  ")) {
+        for (String line : TextWidth.wrap(summary(c, time), width, "  ")) {
             out.append(line).append('\n');
         }
         LabelledLines sides = new LabelledLines()
-                .add("Baseline", side(c.baselineRuns(), c.totalMs(), true))
-                .add("Candidate", side(c.candidateRuns(), c.totalMs(), false))
+                .add("Time", time == TimeBasis.DEVICE ? DEVICE_TIME : null)
+                .add("Baseline", side(c.baselineRuns(), c.totalMs(), true, time))
+                .add("Candidate", side(c.candidateRuns(), c.totalMs(), false, time))
                 .add("Threshold", HumanUnits.percent(c.options().threshold() * 100) + " (smaller changes are "
                         + "unchanged)");
         for (String line : sides.lines(width, screen.color())) {
@@ -78,11 +90,20 @@ public final class ComparisonText {
         return out.toString();
     }
 
-    private static String side(int runs, MetricComparison total, boolean baseline) {
+    private static String side(int runs, MetricComparison total, boolean baseline, TimeBasis time) {
         double median = baseline ? total.baselineMedian() : total.candidateMedian();
         double spread = baseline ? total.baselineSpread() : total.candidateSpread();
-        return runs + (runs == 1 ? " run" : " runs") + ", total time " + withSpread(HumanUnits.durationMs(median),
-                median, spread);
+        return runs + (runs == 1 ? " run" : " runs") + ", " + totalWord(time) + " "
+                + withSpread(HumanUnits.durationMs(median), median, spread);
+    }
+
+    /** What a comparison on device time says it compares, on its line {@code Time}. */
+    static final String DEVICE_TIME = "device: the kernels, memcpys and memsets attributed to each path, summed "
+            + "over devices (paths without any are left out)";
+
+    /** The run's total, named for the time compared. */
+    static String totalWord(TimeBasis time) {
+        return time == TimeBasis.DEVICE ? "device time" : "total time";
     }
 
     private static FittedTable setTable() {
@@ -143,12 +164,18 @@ public final class ComparisonText {
 
     /** A comparison of two runs: total time and memory peak, then at most {@code limit} paths (0: all). */
     public static String runs(RunComparison c, int limit, Screen screen, boolean wide) {
+        return runs(c, limit, screen, wide, TimeBasis.HOST);
+    }
+
+    /** {@link #runs(RunComparison, int, Screen, boolean)} of a comparison on {@code time}. */
+    public static String runs(RunComparison c, int limit, Screen screen, boolean wide, TimeBasis time) {
         int width = screen.width();
         StringBuilder out = new StringBuilder();
         LabelledLines facts = new LabelledLines()
+                .add("Time", time == TimeBasis.DEVICE ? DEVICE_TIME : null)
                 .add("Base", ListingText.oneLine(c.baseRunId()))
                 .add("Candidate", ListingText.oneLine(c.candidateRunId()))
-                .add("Total time", HumanUnits.durationMs(c.totalMs().base()) + " → "
+                .add(time == TimeBasis.DEVICE ? "Device time" : "Total time", HumanUnits.durationMs(c.totalMs().base()) + " → "
                         + HumanUnits.durationMs(c.totalMs().candidate()) + " (" + percentOrNew(c.totalMs().percent())
                         + ")")
                 .add("Memory peak", HumanUnits.bytes(c.peakBytes().base()) + " → "

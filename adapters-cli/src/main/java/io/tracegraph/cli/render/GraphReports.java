@@ -1,6 +1,8 @@
 package io.tracegraph.cli.render;
 
 import io.tracegraph.application.QueryKind;
+import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphEdge;
@@ -9,6 +11,7 @@ import io.tracegraph.domain.graph.GraphQueries;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
 import io.tracegraph.domain.graph.TensorRecord;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.health.Coverage;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.health.TraceHealth;
@@ -34,6 +37,21 @@ public final class GraphReports {
 
     /** The report of one kind over a trusted graph and the health of the trace it was built from. */
     public static Report report(QueryKind kind, ExecutionGraph graph, TraceHealth health) {
+        return report(kind, graph, health, TimeBasis.HOST);
+    }
+
+    /**
+     * The report of one kind, asked on {@code time}: on device time ({@code slowest} only) the total
+     * is the device time of the run, spans and ops are ranked by their device self time (summed over
+     * devices), and a table gives each device's time.
+     */
+    public static Report report(QueryKind kind, ExecutionGraph graph, TraceHealth health, TimeBasis time) {
+        if (time == TimeBasis.DEVICE) {
+            if (kind != QueryKind.SLOWEST) {
+                throw new IllegalArgumentException("device time answers slowest only: " + kind);
+            }
+            return slowestOnDevice(graph);
+        }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("schema", "candle-graph/trace-query/1");
         // As the command line spells it: tensor-stats.
@@ -81,6 +99,23 @@ public final class GraphReports {
                 throw new IllegalArgumentException("unknown kind " + kind);
         }
         return new Report(facts, tables);
+    }
+
+    private static Report slowestOnDevice(ExecutionGraph graph) {
+        ExecutionGraph device = graph.onDeviceTime();
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("schema", "candle-graph/trace-query/1");
+        facts.put("kind", GraphJsonWriter.wire(QueryKind.SLOWEST));
+        facts.put("time", TimeBasis.DEVICE.wire());
+        facts.put("entrypoint", graph.summary().entrypoint());
+        facts.put("total_ms", device.summary().totalMs());
+        // Each device's time: its intervals' summed duration (the roots' device totals there).
+        Table.Builder devices = Table.named("devices", "device", "device_time_ns");
+        for (DeviceTime t : DeviceTimeSummary.of(graph.spans()).devices()) {
+            devices.row(t.device(), t.totalTimeNs());
+        }
+        return new Report(facts, List.of(slowSpans(device.summary().slowestSpans()),
+                ops("slowest_ops", GraphQueries.slowestOps(device)), devices.build()));
     }
 
     private static Table slowSpans(List<SlowSpan> spans) {

@@ -2,9 +2,11 @@ package io.tracegraph.cli.render;
 
 import io.tracegraph.application.ImportReport;
 import io.tracegraph.application.ImportTraces;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.memory.DeviceMemory;
 import io.tracegraph.domain.memory.MemorySummary;
@@ -30,6 +32,16 @@ public final class RunReports {
 
     /** {@code show}: a stored run's summary. */
     public static Report show(RunSummary s) {
+        return show(s, DeviceTimeSummary.NONE);
+    }
+
+    /**
+     * {@code show} with the run's device time when it has some: {@code device_time_ms} (every device
+     * together) after {@code total_ms}, and two tables after the others, {@code device_time} (each
+     * device's) and {@code slowest_on_device} (the nodes with the most device self time). Without
+     * device time it is {@link #show(RunSummary)}.
+     */
+    public static Report show(RunSummary s, DeviceTimeSummary device) {
         StoredRun stored = s.run();
         RunMeta m = stored.meta();
         GraphSummary g = s.summary();
@@ -53,6 +65,9 @@ public final class RunReports {
         facts.put("nodes", stored.nodeCount());
         facts.put("edges", stored.edgeCount());
         facts.put("total_ms", g.totalMs());
+        if (!device.isEmpty()) {
+            facts.put("device_time_ms", device.totalTimeNs() / 1e6);
+        }
         facts.put("peak_bytes", mem.peakBytes());
         facts.put("peak_device", mem.peakDevice());
         facts.put("peak_timestamp_ns", mem.peakTimestampNs());
@@ -77,8 +92,16 @@ public final class RunReports {
             devices.row(d.device(), d.capacityBytes(), d.peakBytes(), d.peakTimestampNs(), d.allocCount(),
                     d.freeCount());
         }
+        if (device.isEmpty()) {
+            return new Report(facts, List.of(warnings.build(), slowest.build(), heaviest.build(), categories.build(),
+                    devices.build()));
+        }
+        Table.Builder deviceTime = Table.named("device_time", "device", "device_time_ns");
+        device.devices().forEach(t -> deviceTime.row(t.device(), t.totalTimeNs()));
+        Table.Builder onDevice = Table.named("slowest_on_device", "id", "name", "device", "device_self_time_ns");
+        device.slowest().forEach(c -> onDevice.row(c.id(), c.name(), c.device(), c.selfTimeNs()));
         return new Report(facts, List.of(warnings.build(), slowest.build(), heaviest.build(), categories.build(),
-                devices.build()));
+                devices.build(), deviceTime.build(), onDevice.build()));
     }
 
     /** {@code runs}: the stored runs listed. */
@@ -106,12 +129,21 @@ public final class RunReports {
 
     /** {@code history}: one path across the runs; a bar chart of the total time in a table. */
     public static Report history(String path, List<PathHistoryPoint> points, Format chosen) {
-        return history(path, points, chosen, List.of());
+        return history(path, points, chosen, List.of(), TimeBasis.HOST);
     }
 
     /** {@code history} that left the failed runs {@code failedLeftOut} out (named in a last fact when some were). */
     public static Report history(String path, List<PathHistoryPoint> points, Format chosen,
             List<String> failedLeftOut) {
+        return history(path, points, chosen, failedLeftOut, TimeBasis.HOST);
+    }
+
+    /**
+     * {@code history} on {@code time}: on device time the points' times are the path's device times,
+     * and the report says so first ({@code "time": "device"}).
+     */
+    public static Report history(String path, List<PathHistoryPoint> points, Format chosen,
+            List<String> failedLeftOut, TimeBasis time) {
         long max = points.stream().mapToLong(p -> p.stats().totalTimeNs()).max().orElse(1);
         Table.Builder table = chosen == Format.TABLE
                 ? Table.named("history", "run_id", "timestamp", "count", "self_time_ns", "total_time_ns", "bytes",
@@ -123,6 +155,9 @@ public final class RunReports {
             table.row(chosen == Format.TABLE ? row : Arrays.copyOf(row, 6));
         }
         Map<String, Object> facts = new LinkedHashMap<>();
+        if (time == TimeBasis.DEVICE) {
+            facts.put("time", time.wire());
+        }
         facts.put("path", path);
         facts.put("runs", (long) points.size());
         if (!failedLeftOut.isEmpty()) {

@@ -6,6 +6,9 @@ import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.health.TraceHealth;
+import io.tracegraph.domain.graph.DeviceSpanCost;
+import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.memory.DeviceMemory;
 import io.tracegraph.domain.memory.MemorySummary;
 import io.tracegraph.domain.run.RunSummary;
@@ -29,6 +32,15 @@ public final class RunSummaryText {
     }
 
     public static String render(RunSummary s, Screen screen) {
+        return render(s, DeviceTimeSummary.NONE, screen);
+    }
+
+    /**
+     * The summary with the run's device time beside its host time when it has some: a line
+     * {@code Device time} (each device's) after {@code Took}, and the nodes with the most device self
+     * time after the slowest spans. Without device time it is {@link #render(RunSummary, Screen)}.
+     */
+    public static String render(RunSummary s, DeviceTimeSummary device, Screen screen) {
         StoredRun stored = s.run();
         RunMeta m = stored.meta();
         GraphSummary g = s.summary();
@@ -40,6 +52,7 @@ public final class RunSummaryText {
                 .add("Captured", one(m.timestamp()) + ", step " + m.captureStep() + ", " + word(m.timingMode())
                         + " timing")
                 .add("Took", HumanUnits.durationMs(g.totalMs()) + " measured")
+                .add("Device time", device.isEmpty() ? null : deviceTime(device))
                 .add("Memory peak", memory(mem))
                 .add("Health", health(s.health()), s.health().issues().isEmpty() ? Style.GOOD : Style.PLAIN)
                 .add("Tags", m.tags().isEmpty() ? null : tags(m.tags()))
@@ -60,6 +73,15 @@ public final class RunSummaryText {
                     Column.shrinking("id", 8).optional(1));
             for (SlowSpan span : g.slowestSpans().subList(0, Math.min(TOP, g.slowestSpans().size()))) {
                 t.row(HumanUnits.duration(span.selfTimeNs()), one(span.name()), one(span.id()));
+            }
+            body(out, t, screen);
+        }
+        if (!device.slowest().isEmpty()) {
+            out.append('\n').append("Slowest on device (device self time)\n");
+            FittedTable t = new FittedTable(Column.number("device self"), Column.shrinking("span or op", 12),
+                    Column.shrinking("device", 8), Column.shrinking("id", 8).optional(1));
+            for (DeviceSpanCost cost : device.slowest().subList(0, Math.min(TOP, device.slowest().size()))) {
+                t.row(HumanUnits.duration(cost.selfTimeNs()), one(cost.name()), one(cost.device()), one(cost.id()));
             }
             body(out, t, screen);
         }
@@ -131,5 +153,15 @@ public final class RunSummaryText {
 
     private static String one(String text) {
         return text == null ? HumanUnits.NONE : ListingText.oneLine(text);
+    }
+
+    /** {@code 1.23 ms on cuda:0, 1.1 ms on cuda:1}: each device's time, kernels summed. */
+    private static String deviceTime(DeviceTimeSummary device) {
+        StringBuilder line = new StringBuilder();
+        for (DeviceTime t : device.devices()) {
+            line.append(line.length() == 0 ? "" : ", ").append(HumanUnits.duration(t.totalTimeNs())).append(" on ")
+                    .append(one(t.device()));
+        }
+        return line.toString();
     }
 }

@@ -16,6 +16,7 @@ import io.tracegraph.domain.compare.Verdict;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.SemanticPaths;
+import io.tracegraph.domain.graph.TimeBasis;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -38,6 +39,10 @@ import java.util.Map;
  * <p>The tree's shape comes from one run of each side (for a set, its representative run: the one
  * with the median total time); its numbers come from the comparison, so for sets they are medians
  * over every run of the side.
+ *
+ * <p>On device time the comparison, the sides' graphs and the runs are on device time (the caller
+ * gives them so); every time the page shows is then a device time, and it says so. On host time,
+ * when both sides have device time, a section draws the largest changes of device self time too.
  */
 public final class ComparisonReport {
     /** Regressions and improvements the bar chart shows, each. */
@@ -60,6 +65,16 @@ public final class ComparisonReport {
     /** The report of two runs; {@code threshold} is the relative change below which a path counts as unchanged. */
     public static void writeRuns(Side base, Side candidate, RunComparison c, double threshold, int maxNodes,
             OutputStream out) throws IOException {
+        writeRuns(base, candidate, c, null, TimeBasis.HOST, threshold, maxNodes, out);
+    }
+
+    /**
+     * The report of two runs compared on {@code time}; {@code device}, when not null, their comparison
+     * on device time, drawn as a section of its own.
+     */
+    public static void writeRuns(Side base, Side candidate, RunComparison c, RunComparison device, TimeBasis time,
+            double threshold, int maxNodes, OutputStream out) throws IOException {
+        Words w = new Words(time);
         Map<Long, double[]> values = new HashMap<>();
         for (PathChange p : c.matched()) {
             values.put(p.pathHash(), new double[] {p.totalTimeNs().base(), p.totalTimeNs().candidate(),
@@ -71,19 +86,16 @@ public final class ComparisonReport {
         for (PathStats p : c.removed()) {
             values.put(p.pathHash(), new double[] {p.totalTimeNs(), Double.NaN, p.selfTimeNs(), Double.NaN});
         }
-        List<Bar> bars = new ArrayList<>();
-        for (PathChange p : c.matched()) {
-            Double ratio = p.selfTimeNs().ratio();
-            if (ratio != null) {
-                bars.add(new Bar(p.path(), ratio - 1, null, p.selfTimeNs().delta(), p.selfTimeNs().base(),
-                        p.selfTimeNs().candidate(), null));
-            }
-        }
+        List<Bar> bars = bars(c);
         PageFacts facts = new PageFacts()
                 .add("base", c.baseRunId(), "text").add("candidate", c.candidateRunId(), "text")
-                .add("measured total, base", c.totalMs().base(), "ms")
-                .add("measured total, candidate", c.totalMs().candidate(), "ms")
-                .add("measured total, change", c.totalMs().percent(), "percent")
+                .add("time", w.device ? DEVICE_NOTE : null, "text")
+                .add(w.total + ", base", c.totalMs().base(), "ms")
+                .add(w.total + ", candidate", c.totalMs().candidate(), "ms")
+                .add(w.total + ", change", c.totalMs().percent(), "percent")
+                .add("device time, base", device == null ? null : device.totalMs().base(), "ms")
+                .add("device time, candidate", device == null ? null : device.totalMs().candidate(), "ms")
+                .add("device time, change", device == null ? null : device.totalMs().percent(), "percent")
                 .add("memory peak, base", c.peakBytes().base(), "bytes")
                 .add("memory peak, candidate", c.peakBytes().candidate(), "bytes")
                 .add("memory peak, change", c.peakBytes().percent(), "percent")
@@ -94,15 +106,15 @@ public final class ComparisonReport {
                         "count");
         List<PageTable> tables = new ArrayList<>();
         PageTable.Builder changes = PageTable.named("changes", "Largest changes", "path", "text", "kind", "text",
-                "self, base", "ns", "self, candidate", "ns", "self change", "ns", "total, base", "ns",
-                "total, candidate", "ns", "total change", "percent", "bytes change", "bytes");
+                w.self + ", base", "ns", w.self + ", candidate", "ns", w.self + " change", "ns", w.totalShort + ", base",
+                "ns", w.totalShort + ", candidate", "ns", w.totalShort + " change", "percent", "bytes change", "bytes");
         for (PathChange p : c.matched().subList(0, Math.min(TOP, c.matched().size()))) {
             changes.row(p.path(), p.kind(), p.selfTimeNs().base(), p.selfTimeNs().candidate(), p.selfTimeNs().delta(),
                     p.totalTimeNs().base(), p.totalTimeNs().candidate(), p.totalTimeNs().percent(),
                     p.bytes().delta());
         }
-        tables.add(changes.note(String.format(Locale.ROOT, "the %d paths whose self time changed most (of %,d in "
-                + "both runs)", Math.min(TOP, c.matched().size()), c.matched().size())).build());
+        tables.add(changes.note(String.format(Locale.ROOT, "the %d paths whose %s time changed most (of %,d in "
+                + "both runs)", Math.min(TOP, c.matched().size()), w.self, c.matched().size())).build());
         tables.add(presence("added", "Added paths (only in the candidate)", c.added()));
         tables.add(presence("removed", "Removed paths (only in the base)", c.removed()));
         PageTable.Builder gradients = PageTable.named("gradient-changes", "Gradient changes", "root", "text", "key",
@@ -111,26 +123,78 @@ public final class ComparisonReport {
             gradients.row(g.root(), g.key(), g.baseState(), g.candidateState(), g.regression() ? "yes" : "");
         }
         tables.add(gradients.build());
-        write(out, "runs", base, candidate, facts, List.of(), values, Map.of(), bars, threshold, maxNodes, tables);
+        write(out, "runs", time, base, candidate, facts, List.of(), values, Map.of(), bars,
+                device == null ? null : bars(device), threshold, maxNodes, tables);
     }
 
-    /** The report of two sets of runs. */
-    public static void writeGroups(Side base, Side candidate, GroupComparison c, List<RunFacts> baseRuns,
-            List<RunFacts> candidateRuns, int maxNodes, OutputStream out) throws IOException {
-        Map<Long, double[]> values = new HashMap<>();
-        Map<Long, PathComparison> compared = new HashMap<>();
+    /** The bars of two runs: every matched path's relative change of self time. */
+    private static List<Bar> bars(RunComparison c) {
+        List<Bar> bars = new ArrayList<>();
+        for (PathChange p : c.matched()) {
+            Double ratio = p.selfTimeNs().ratio();
+            if (ratio != null) {
+                bars.add(new Bar(p.path(), ratio - 1, null, p.selfTimeNs().delta(), p.selfTimeNs().base(),
+                        p.selfTimeNs().candidate(), null));
+            }
+        }
+        return bars;
+    }
+
+    /** The bars of two sets: every compared path's relative change of its median self time, with its interval. */
+    private static List<Bar> bars(GroupComparison c) {
         List<Bar> bars = new ArrayList<>();
         for (PathComparison p : c.paths()) {
-            MetricComparison total = p.totalTimeNs();
-            values.put(p.pathHash(), new double[] {total.baselineMedian(), total.candidateMedian(),
-                p.selfTimeNs().baselineMedian(), p.selfTimeNs().candidateMedian()});
-            compared.put(p.pathHash(), p);
             MetricComparison self = p.selfTimeNs();
             if (Double.isFinite(self.relativeChange())) {
                 bars.add(new Bar(p.path(), self.relativeChange(), self.interval(),
                         (long) (self.candidateMedian() - self.baselineMedian()), (long) self.baselineMedian(),
                         (long) self.candidateMedian(), VerdictWords.time(self.verdict())));
             }
+        }
+        return bars;
+    }
+
+    /** What the page says it compares on device time. */
+    private static final String DEVICE_NOTE = "device: kernels, memcpys and memsets attributed to each path, summed "
+            + "over devices; paths without device time are left out";
+
+    /** The names of the times shown, on host or device time. */
+    private static final class Words {
+        final boolean device;
+        final String total;
+        final String totalShort;
+        final String self;
+
+        Words(TimeBasis time) {
+            device = time == TimeBasis.DEVICE;
+            total = device ? "device time" : "measured total";
+            totalShort = device ? "device total" : "total";
+            self = device ? "device self" : "self";
+        }
+    }
+
+    /** The report of two sets of runs. */
+    public static void writeGroups(Side base, Side candidate, GroupComparison c, List<RunFacts> baseRuns,
+            List<RunFacts> candidateRuns, int maxNodes, OutputStream out) throws IOException {
+        writeGroups(base, candidate, c, baseRuns, candidateRuns, null, TimeBasis.HOST, maxNodes, out);
+    }
+
+    /**
+     * The report of two sets compared on {@code time}; {@code device}, when not null, their comparison
+     * on device time, drawn as a section of its own.
+     */
+    public static void writeGroups(Side base, Side candidate, GroupComparison c, List<RunFacts> baseRuns,
+            List<RunFacts> candidateRuns, GroupComparison device, TimeBasis time, int maxNodes, OutputStream out)
+            throws IOException {
+        Words w = new Words(time);
+        Map<Long, double[]> values = new HashMap<>();
+        Map<Long, PathComparison> compared = new HashMap<>();
+        List<Bar> bars = bars(c);
+        for (PathComparison p : c.paths()) {
+            MetricComparison total = p.totalTimeNs();
+            values.put(p.pathHash(), new double[] {total.baselineMedian(), total.candidateMedian(),
+                p.selfTimeNs().baselineMedian(), p.selfTimeNs().candidateMedian()});
+            compared.put(p.pathHash(), p);
         }
         // Paths on one side only have no medians: the representative runs give their size, if they have them.
         Map<Long, PathStats> baseStats = byHash(PathStats.ofGraph(base.graph().spans()));
@@ -149,10 +213,17 @@ public final class ComparisonReport {
                 .add("baseline", base.label(), "text").add("baseline runs", (long) c.baselineRuns(), "count")
                 .add("candidate", candidate.label(), "text").add("candidate runs", (long) c.candidateRuns(), "count")
                 .add("tree and timeline from", base.representative() + " and " + candidate.representative(), "text")
-                .add("measured total, baseline median", c.totalMs().baselineMedian(), "ms")
-                .add("measured total, candidate median", c.totalMs().candidateMedian(), "ms")
-                .add("measured total, change", pct(c.totalMs().relativeChange()), "percent")
-                .add("measured total, verdict", VerdictWords.time(c.totalMs().verdict()), "text")
+                .add("time", w.device ? DEVICE_NOTE : null, "text")
+                .add(w.total + ", baseline median", c.totalMs().baselineMedian(), "ms")
+                .add(w.total + ", candidate median", c.totalMs().candidateMedian(), "ms")
+                .add(w.total + ", change", pct(c.totalMs().relativeChange()), "percent")
+                .add(w.total + ", verdict", VerdictWords.time(c.totalMs().verdict()), "text")
+                .add("device time, baseline median", device == null ? null : device.totalMs().baselineMedian(), "ms")
+                .add("device time, candidate median", device == null ? null : device.totalMs().candidateMedian(),
+                        "ms")
+                .add("device time, change", device == null ? null : pct(device.totalMs().relativeChange()), "percent")
+                .add("device time, verdict", device == null ? null : VerdictWords.time(device.totalMs().verdict()),
+                        "text")
                 .add("memory peak, baseline median", (long) c.peakBytes().baselineMedian(), "bytes")
                 .add("memory peak, candidate median", (long) c.peakBytes().candidateMedian(), "bytes")
                 .add("memory peak, change", pct(c.peakBytes().relativeChange()), "percent")
@@ -162,9 +233,9 @@ public final class ComparisonReport {
                 .add("slower paths", (long) c.pathsWith(Verdict.SLOWER).size(), "count")
                 .add("faster paths", (long) c.pathsWith(Verdict.FASTER).size(), "count");
         PageTable.Builder paths = PageTable.named("paths", "Largest changes", "path", "text", "kind", "text",
-                "verdict", "text", "total, baseline median", "ns", "total, candidate median", "ns", "total change",
-                "percent", "interval low", "percent", "interval high", "percent", "self change", "percent",
-                "runs (baseline)", "count", "runs (candidate)", "count");
+                "verdict", "text", w.totalShort + ", baseline median", "ns", w.totalShort + ", candidate median", "ns",
+                w.totalShort + " change", "percent", "interval low", "percent", "interval high", "percent",
+                w.self + " change", "percent", "runs (baseline)", "count", "runs (candidate)", "count");
         for (PathComparison p : c.paths().subList(0, Math.min(TOP, c.paths().size()))) {
             MetricComparison t = p.totalTimeNs();
             paths.row(p.path(), p.kind(), VerdictWords.time(p.verdict()), t.baselineMedian(), t.candidateMedian(),
@@ -173,16 +244,16 @@ public final class ComparisonReport {
                     (long) p.baselineRuns(), (long) p.candidateRuns());
         }
         PageTable.Builder members = PageTable.named("runs", "The runs of each side", "side", "text", "run", "text",
-                "measured total", "ms", "memory peak", "bytes");
+                w.total, "ms", "memory peak", "bytes");
         baseRuns.forEach(r -> members.row("baseline", r.runId(), r.totalMs(), r.peakBytes()));
         candidateRuns.forEach(r -> members.row("candidate", r.runId(), r.totalMs(), r.peakBytes()));
-        List<PageTable> tables = List.of(paths.note(String.format(Locale.ROOT, "the %d paths whose self time "
-                + "changed most (of %,d in both sets); the verdict is that of the total time", Math.min(TOP,
-                c.paths().size()), c.paths().size())).build(),
+        List<PageTable> tables = List.of(paths.note(String.format(Locale.ROOT, "the %d paths whose %s time "
+                + "changed most (of %,d in both sets); the verdict is that of the %s time", Math.min(TOP,
+                c.paths().size()), w.self, c.paths().size(), w.totalShort)).build(),
                 presences("only-in-baseline", "Only in the baseline", c.onlyInBaseline()),
                 presences("only-in-candidate", "Only in the candidate", c.onlyInCandidate()), members.build());
-        write(out, "groups", base, candidate, facts, c.notes(), values, compared, bars, c.options().threshold(),
-                maxNodes, tables);
+        write(out, "groups", time, base, candidate, facts, c.notes(), values, compared, bars,
+                device == null ? null : bars(device), c.options().threshold(), maxNodes, tables);
     }
 
     /**
@@ -194,13 +265,15 @@ public final class ComparisonReport {
             String verdict) {
     }
 
-    private static void write(OutputStream out, String mode, Side base, Side candidate, PageFacts facts,
-            List<String> notes, Map<Long, double[]> values, Map<Long, PathComparison> compared, List<Bar> bars,
-            double threshold, int maxNodes, List<PageTable> tables) throws IOException {
+    private static void write(OutputStream out, String mode, TimeBasis time, Side base, Side candidate,
+            PageFacts facts, List<String> notes, Map<Long, double[]> values, Map<Long, PathComparison> compared,
+            List<Bar> bars, List<Bar> deviceBars, double threshold, int maxNodes, List<PageTable> tables)
+            throws IOException {
         HtmlPage.write(out, g -> {
             g.writeStartObject();
             g.writeStringField("type", "compare");
             g.writeStringField("mode", mode);
+            g.writeStringField("time", time.wire());
             g.writeStringField("title", base.label() + " vs " + candidate.label());
             g.writeStringField("base_label", base.label());
             g.writeStringField("candidate_label", candidate.label());
@@ -215,6 +288,10 @@ public final class ComparisonReport {
             flame(g, base.graph(), candidate.graph(), values, compared, maxNodes);
             g.writeFieldName("bars");
             bars(g, bars);
+            if (deviceBars != null) {
+                g.writeFieldName("device_bars");
+                bars(g, deviceBars);
+            }
             g.writeObjectFieldStart("memory");
             timelines(g, "base", base);
             timelines(g, "candidate", candidate);

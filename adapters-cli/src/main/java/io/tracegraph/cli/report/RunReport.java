@@ -1,12 +1,15 @@
 package io.tracegraph.cli.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.GraphQueries;
 import io.tracegraph.domain.graph.SemanticPaths;
+import io.tracegraph.domain.graph.TimeBasis;
 import io.tracegraph.domain.health.Coverage;
 import io.tracegraph.domain.health.HealthIssue;
 import io.tracegraph.domain.health.TraceHealth;
@@ -30,7 +33,12 @@ import java.util.function.ToLongFunction;
  * The HTML report of one run: headline facts, a zoomable icicle chart of the span tree (width =
  * total time, colour = node kind), the memory timeline of each device with the peak marked and the
  * peak's breakdown by category and by allocation, sortable tables of the slowest and heaviest spans
- * and ops, the health warnings and the gradient facts.
+ * and ops, the health warnings and the gradient facts; for a run with device time, each device's
+ * time and the spans and ops with the most device self time.
+ *
+ * <p>On device time ({@link TimeBasis#DEVICE}) the icicle chart and the slowest tables are the
+ * graph's on device time ({@link ExecutionGraph#onDeviceTime()}: width = device total time, self =
+ * device self time); memory and the heaviest tables are the same as on host time.
  */
 public final class RunReport {
     /** Spans and ops the icicle chart keeps by default; the rest is merged into boxes that say so. */
@@ -56,24 +64,39 @@ public final class RunReport {
      */
     public static void write(String label, ExecutionGraph graph, TraceHealth health, StoredRun stored, int maxNodes,
             OutputStream out) throws IOException {
+        write(label, graph, health, stored, maxNodes, TimeBasis.HOST, out);
+    }
+
+    /** {@link #write(String, ExecutionGraph, TraceHealth, StoredRun, int, OutputStream)} on {@code time}. */
+    public static void write(String label, ExecutionGraph graph, TraceHealth health, StoredRun stored, int maxNodes,
+            TimeBasis time, OutputStream out) throws IOException {
         SemanticPaths paths = SemanticPaths.of(graph.spans());
+        ExecutionGraph timed = time == TimeBasis.DEVICE ? graph.onDeviceTime() : graph;
+        DeviceTimeSummary device = DeviceTimeSummary.of(graph.spans());
         HtmlPage.write(out, g -> {
             g.writeStartObject();
             g.writeStringField("type", "run");
+            g.writeStringField("time", time.wire());
             g.writeStringField("title", label);
-            facts(label, graph, health, stored).write(g, "facts");
+            facts(label, graph, health, stored, device, time).write(g, "facts");
             g.writeFieldName("flame");
-            flame(g, graph.spans(), maxNodes);
+            flame(g, timed.spans(), maxNodes);
             g.writeFieldName("memory");
             memory(g, graph);
-            PageTable.writeAll(g, "tables", tables(graph, paths));
+            PageTable.writeAll(g, "tables", tables(graph, timed, paths, time));
+            if (!device.isEmpty()) {
+                g.writeObjectFieldStart("device");
+                PageTable.writeAll(g, "tables", deviceTables(graph, device, paths, time));
+                g.writeEndObject();
+            }
             g.writeFieldName("health");
             health(g, health);
             g.writeEndObject();
         });
     }
 
-    private static PageFacts facts(String label, ExecutionGraph graph, TraceHealth health, StoredRun stored) {
+    private static PageFacts facts(String label, ExecutionGraph graph, TraceHealth health, StoredRun stored,
+            DeviceTimeSummary device, TimeBasis time) {
         PageFacts facts = new PageFacts();
         MemorySummary memory = graph.summary().memory();
         long ops = graph.spans().stream().filter(n -> n.device() != null).count();
@@ -91,7 +114,9 @@ public final class RunReport {
         } else {
             facts.add("trace", label, "text").add("entrypoint", graph.summary().entrypoint(), "text");
         }
-        facts.add("measured total", graph.summary().totalMs(), "ms")
+        facts.add("time", time == TimeBasis.DEVICE ? "device (the chart and the slowest tables)" : null, "text")
+                .add("measured total", graph.summary().totalMs(), "ms")
+                .add("device time", device.isEmpty() ? null : device.totalTimeNs() / 1e6, "ms")
                 .add("memory peak", memory.peakBytes(), "bytes")
                 .add("peak device", memory.peakDevice().isEmpty() ? null : memory.peakDevice(), "text")
                 .add("spans", (long) graph.spans().size() - ops, "count")
@@ -269,7 +294,12 @@ public final class RunReport {
         g.writeEndObject();
     }
 
-    private static List<PageTable> tables(ExecutionGraph graph, SemanticPaths paths) {
+    /**
+     * The slowest tables of {@code timed} (the graph on the time asked for), the heaviest of
+     * {@code graph}, and the gradients. Paths are the graph's (a node of {@code timed} is found by id).
+     */
+    private static List<PageTable> tables(ExecutionGraph graph, ExecutionGraph timed, SemanticPaths paths,
+            TimeBasis time) {
         List<GraphNode> nodes = graph.spans();
         Map<GraphNode, Integer> position = new IdentityHashMap<>();
         List<GraphNode> spans = new ArrayList<>();
@@ -279,15 +309,20 @@ public final class RunReport {
                 spans.add(nodes.get(i));
             }
         }
+        Map<GraphNode, Integer> timedPosition = timed == graph ? position : positionsById(graph, timed);
+        List<GraphNode> timedSpans = timed == graph ? spans
+                : timed.spans().stream().filter(n -> n.kind() != GraphNodeKind.OP).toList();
+        String by = time == TimeBasis.DEVICE ? "by device self time" : "by self time";
+        String title = time == TimeBasis.DEVICE ? "Slowest spans on the device" : "Slowest spans";
         List<PageTable> tables = new ArrayList<>();
-        tables.add(nodeTable("slowest-spans", "Slowest spans", "by self time; spans of kind op are listed with ops",
-                top(spans, GraphNode::selfTimeNs), paths, position));
-        tables.add(nodeTable("slowest-ops", "Slowest ops", "by self time", GraphQueries.slowestOps(graph), paths,
-                position));
+        tables.add(nodeTable("slowest-spans", title, by + "; spans of kind op are listed with ops",
+                top(timedSpans, GraphNode::selfTimeNs), paths, timedPosition, time));
+        tables.add(nodeTable("slowest-ops", time == TimeBasis.DEVICE ? "Slowest ops on the device" : "Slowest ops",
+                by, GraphQueries.slowestOps(timed), paths, timedPosition, time));
         tables.add(nodeTable("heaviest-spans", "Heaviest spans", "by bytes written by their own ops",
-                top(spans, GraphNode::bytes), paths, position));
+                top(spans, GraphNode::bytes), paths, position, TimeBasis.HOST));
         tables.add(nodeTable("heaviest-ops", "Heaviest ops", "by bytes", GraphQueries.heaviestOps(graph), paths,
-                position));
+                position, TimeBasis.HOST));
         PageTable.Builder gradients = PageTable.named("gradients", "Gradients", "root", "text", "key", "text",
                 "state", "text", "norm", "number");
         long failing = 0;
@@ -307,10 +342,57 @@ public final class RunReport {
                 .toList();
     }
 
+    /** The positions in {@code graph} of the nodes of {@code timed} (a view of it), found by id. */
+    private static Map<GraphNode, Integer> positionsById(ExecutionGraph graph, ExecutionGraph timed) {
+        Map<String, Integer> byId = new HashMap<>(graph.spans().size() * 2);
+        for (int i = 0; i < graph.spans().size(); i++) {
+            byId.putIfAbsent(graph.spans().get(i).id(), i);
+        }
+        Map<GraphNode, Integer> position = new IdentityHashMap<>();
+        for (GraphNode n : timed.spans()) {
+            Integer i = byId.get(n.id());
+            if (i != null) {
+                position.put(n, i);
+            }
+        }
+        return position;
+    }
+
+    /**
+     * The device time section: each device's time, and (on host time: on device time the slowest
+     * tables rank it already) the spans and ops with the most device self time, one row per node and
+     * device.
+     */
+    private static List<PageTable> deviceTables(ExecutionGraph graph, DeviceTimeSummary device, SemanticPaths paths,
+            TimeBasis time) {
+        PageTable.Builder devices = PageTable.named("device-time", "Device time by device", "device", "text",
+                "device time", "ns", "of the root itself", "ns");
+        for (DeviceTime t : device.devices()) {
+            devices.row(t.device(), t.totalTimeNs(), t.selfTimeNs());
+        }
+        devices.note("kernels, memcpys and memsets, each counted at the node that launched it");
+        List<PageTable> tables = new ArrayList<>(List.of(devices.build()));
+        if (time == TimeBasis.HOST) {
+            ExecutionGraph onDevice = graph.onDeviceTime();
+            tables.add(nodeTable("slowest-device", "Slowest spans and ops on the device", "by device self time (summed "
+                    + "over devices); --time device draws the chart by it", slowestByDevice(onDevice), paths,
+                    positionsById(graph, onDevice), TimeBasis.DEVICE));
+        }
+        return tables;
+    }
+
+    private static List<GraphNode> slowestByDevice(ExecutionGraph onDevice) {
+        return onDevice.spans().stream().filter(n -> n.selfTimeNs() > 0)
+                .sorted(Comparator.comparingLong(GraphNode::selfTimeNs).reversed().thenComparing(BY_ID)).limit(TOP)
+                .toList();
+    }
+
     private static PageTable nodeTable(String id, String title, String order, List<GraphNode> nodes,
-            SemanticPaths paths, Map<GraphNode, Integer> position) {
-        PageTable.Builder t = PageTable.named(id, title, "name", "text", "kind", "text", "self time", "ns",
-                "total time", "ns", "bytes", "bytes", "peak", "bytes", "path", "text", "id", "text");
+            SemanticPaths paths, Map<GraphNode, Integer> position, TimeBasis time) {
+        boolean device = time == TimeBasis.DEVICE;
+        PageTable.Builder t = PageTable.named(id, title, "name", "text", "kind", "text",
+                device ? "device self time" : "self time", "ns", device ? "device total time" : "total time", "ns",
+                "bytes", "bytes", "peak", "bytes", "path", "text", "id", "text");
         for (GraphNode n : nodes) {
             Integer i = position.get(n);
             t.row(n.name(), n.kind().name().toLowerCase(Locale.ROOT), n.selfTimeNs(), n.totalTimeNs(), n.bytes(),

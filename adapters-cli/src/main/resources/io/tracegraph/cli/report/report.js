@@ -439,16 +439,23 @@
     return 'hsl(' + (48 - 48 * s).toFixed(0) + ', 90%, ' + (78 - 28 * s).toFixed(0) + '%)';
   }
 
+  // The times a page shows: host time, or (data.time === 'device') the device time of each span and op.
+  var DEVICE = data.time === 'device';
+  var TOTAL = DEVICE ? 'device total time' : 'total time';
+  var SELF = DEVICE ? 'device self time' : 'self time';
+
   function runPage() {
-    header('tracegraph run report', data.title, [['summary', 'Summary'], ['flame', 'Span tree'],
-      ['memory', 'Memory'], ['tables', 'Slowest and heaviest'], ['gradients', 'Gradients'], ['health', 'Health']]);
+    var sections = [['summary', 'Summary'], ['flame', 'Span tree'], ['memory', 'Memory'],
+      ['tables', 'Slowest and heaviest']];
+    if (data.device) { sections.push(['device', 'Device time']); }
+    header('tracegraph run report', data.title, sections.concat([['gradients', 'Gradients'], ['health', 'Health']]));
     var summary = section('summary', 'Summary');
     facts(summary, data.facts);
 
     var f = data.flame;
-    var flameSection = section('flame', 'Span tree');
-    note(flameSection, 'Width = total time; each box sits under its parent. Hover for self and total time and '
-      + 'bytes; click to zoom.');
+    var flameSection = section('flame', DEVICE ? 'Span tree on device time' : 'Span tree');
+    note(flameSection, 'Width = ' + TOTAL + '; each box sits under its parent. Hover for ' + SELF + ', '
+      + TOTAL + ' and bytes; click to zoom.' + (DEVICE ? ' Only the spans and ops with device time are drawn.' : ''));
     note(flameSection, f.note, true);
     var mode = 'kind';
     var chart;
@@ -473,7 +480,7 @@
         return KIND_COLORS[f.kind[i]] || KIND_COLORS.other;
       },
       tip: function (i) {
-        var rows = [['kind', f.kind[i]], ['total time', fmtNs(f.total[i])], ['self time', fmtNs(f.self[i])],
+        var rows = [['kind', f.kind[i]], [TOTAL, fmtNs(f.total[i])], [SELF, fmtNs(f.self[i])],
           ['bytes', fmtBytes(f.bytes[i])], ['peak', fmtBytes(f.peak[i])]];
         if (f.kind[i] === 'merged') { rows.push(['nodes merged', num(f.count[i], 0)]); }
         if (f.id[i]) { rows.push(['id', f.id[i]]); }
@@ -482,7 +489,7 @@
       toolbar: function (bar) {
         var label = el('label', null, 'Colour by ');
         var select = el('select');
-        [['kind', 'kind'], ['heat', 'self time share']].forEach(function (o) {
+        [['kind', 'kind'], ['heat', SELF + ' share']].forEach(function (o) {
           var opt = el('option', null, o[1]);
           opt.value = o[0];
           select.appendChild(opt);
@@ -502,6 +509,12 @@
     data.tables.forEach(function (t) {
       if (t.id !== 'gradients') { table(tables, t); }
     });
+    if (data.device) {
+      var device = section('device', 'Device time');
+      note(device, 'Kernels, memcpys and memsets, each counted at the node that launched it (device self time) and '
+        + 'at its ancestors (device total time).');
+      data.device.tables.forEach(function (t) { table(device, t); });
+    }
     var gradients = section('gradients', 'Gradients');
     data.tables.filter(function (t) { return t.id === 'gradients'; }).forEach(function (t) {
       table(gradients, t, function (td, column, v) {
@@ -537,7 +550,8 @@
     return c > 0 ? 'hsl(2, 78%, ' + (84 - 36 * t).toFixed(0) + '%)' : 'hsl(212, 72%, ' + (84 - 36 * t).toFixed(0) + '%)';
   }
 
-  function bars(parent, list, mode) {
+  function bars(parent, list, mode, what) {
+    what = what || SELF;
     if (list.length === 0) {
       note(parent, 'No path changed.');
       return;
@@ -607,7 +621,7 @@
       value.textContent = fmtPct(b.change * 100) + ' (' + (b.delta > 0 ? '+' : '') + fmtNs(b.delta) + ')';
       g.appendChild(value);
       g.addEventListener('mousemove', function (evt) {
-        var rows = [['change of self time', fmtPct(b.change * 100)], ['base', fmtNs(b.base)],
+        var rows = [['change of ' + what, fmtPct(b.change * 100)], ['base', fmtNs(b.base)],
           ['candidate', fmtNs(b.cand)], ['difference', fmtNs(b.delta)]];
         if (typeof b.lo === 'number' || typeof b.hi === 'number') {
           rows.push(['confidence interval', fmtPct(b.lo * 100) + ' \u2026 ' + fmtPct(b.hi * 100)]);
@@ -622,26 +636,28 @@
     holder.appendChild(svg);
     parent.appendChild(holder);
     note(parent, mode === 'groups'
-      ? 'Bars: relative change of the median self time (time spent in the path itself, not in its children); '
+      ? 'Bars: relative change of the median ' + what + ' (time spent in the path itself, not in its children); '
         + 'whiskers: its bootstrap confidence interval. Paths are ranked by the absolute change of their median '
-        + 'self time, regressions first.'
-      : 'Bars: relative change of self time (time spent in the path itself, not in its children), ranked by its '
-        + 'absolute change, regressions first. Two single runs give no confidence interval: compare sets of runs '
-        + 'for that.');
+        + what + ', regressions first.'
+      : 'Bars: relative change of ' + what + ' (time spent in the path itself, not in its children), ranked by '
+        + 'its absolute change, regressions first. Two single runs give no confidence interval: compare sets of '
+        + 'runs for that.');
   }
 
   function comparePage() {
-    header('tracegraph comparison report (' + (data.mode === 'groups' ? 'sets of runs' : 'two runs') + ')',
-      data.title, [['summary', 'Summary'], ['flame', 'Span tree'], ['bars', 'Regressions and improvements'],
-        ['memory', 'Memory'], ['tables', 'Tables']]);
+    var sections = [['summary', 'Summary'], ['flame', 'Span tree'], ['bars', 'Regressions and improvements']];
+    if (data.device_bars) { sections.push(['device', 'Device time']); }
+    header('tracegraph comparison report (' + (data.mode === 'groups' ? 'sets of runs' : 'two runs')
+      + (DEVICE ? ', device time' : '') + ')', data.title, sections.concat([['memory', 'Memory'],
+        ['tables', 'Tables']]));
     var summary = section('summary', 'Summary');
     facts(summary, data.facts);
     data.notes.forEach(function (n) { note(summary, n, true); });
 
     var f = data.flame;
     var flameSection = section('flame', 'Span tree, coloured by change');
-    note(flameSection, 'Both sides merged by semantic path. Width = the larger total time of the two sides; colour = '
-      + 'change of total time (red slower, blue faster, grey within \u00b1' + sig(data.threshold * 100) + '%'
+    note(flameSection, 'Both sides merged by semantic path. Width = the larger ' + TOTAL + ' of the two sides; '
+      + 'colour = change of ' + TOTAL + (DEVICE ? ' (only the paths with device time are drawn)' : '') + ' (red slower, blue faster, grey within \u00b1' + sig(data.threshold * 100) + '%'
       + (data.mode === 'groups' ? ' or unchanged by its confidence interval; pale yellow: inconclusive' : '')
       + '). Hover for both sides; click to zoom.');
     note(flameSection, f.note, true);
@@ -659,16 +675,18 @@
       color: function (i) { return changeColor(f, i); },
       klass: function (i) { return f.presence[i] === 'removed' ? 'removed' : ''; },
       tip: function (i) {
-        var rows = [['total, base', f.base[i] === null ? 'absent' : fmtNs(f.base[i])],
-          ['total, candidate', f.cand[i] === null ? 'absent' : fmtNs(f.cand[i])]];
+        var total = DEVICE ? 'device total' : 'total';
+        var self = DEVICE ? 'device self' : 'self';
+        var rows = [[total + ', base', f.base[i] === null ? 'absent' : fmtNs(f.base[i])],
+          [total + ', candidate', f.cand[i] === null ? 'absent' : fmtNs(f.cand[i])]];
         if (f.change[i] !== null) { rows.push(['change', fmtPct(f.change[i] * 100)]); }
         if (f.lo[i] !== null || f.hi[i] !== null) {
           rows.push(['confidence interval', fmtPct(f.lo[i] * 100) + ' \u2026 ' + fmtPct(f.hi[i] * 100)]);
         }
         if (f.verdict[i]) { rows.push(['verdict', f.verdict[i]]); }
         if (f.presence[i] !== 'merged') {
-          rows.push(['self, base', f.base_self[i] === null ? 'absent' : fmtNs(f.base_self[i])]);
-          rows.push(['self, candidate', f.cand_self[i] === null ? 'absent' : fmtNs(f.cand_self[i])]);
+          rows.push([self + ', base', f.base_self[i] === null ? 'absent' : fmtNs(f.base_self[i])]);
+          rows.push([self + ', candidate', f.cand_self[i] === null ? 'absent' : fmtNs(f.cand_self[i])]);
         } else {
           rows.push(['paths merged', num(f.count[i], 0)]);
         }
@@ -677,8 +695,14 @@
       }
     });
 
-    var barSection = section('bars', 'Largest regressions and improvements of self time');
+    var barSection = section('bars', 'Largest regressions and improvements of ' + SELF);
     bars(barSection, data.bars, data.mode);
+    if (data.device_bars) {
+      var deviceSection = section('device', 'Largest changes of device time');
+      note(deviceSection, 'The paths with device time on both sides (kernels, memcpys and memsets attributed to each '
+        + 'path, summed over devices), compared as above; --time device draws the whole page by it.');
+      bars(deviceSection, data.device_bars, data.mode, 'device self time');
+    }
 
     var memory = section('memory', 'Memory');
     compareMemory(memory, data.memory);

@@ -2,6 +2,9 @@ package io.tracegraph.cli.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tracegraph.domain.graph.DeviceSpanCost;
+import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.DeviceTimeSummary;
 import io.tracegraph.domain.graph.GraphSummary;
 import io.tracegraph.domain.graph.HeavySpan;
 import io.tracegraph.domain.graph.SlowSpan;
@@ -68,5 +71,24 @@ class RunSummaryTextTest {
                 assertThat(TextWidth.of(line)).as("%d: %s", width, line).isLessThanOrEqualTo(width);
             }
         }
+    }
+
+    @Test
+    void aRunWithDeviceTimeShowsItBesideTheHostTime() {
+        DeviceTimeSummary device = new DeviceTimeSummary(List.of(new DeviceTime("cuda:0", 0, 1_230_000),
+                new DeviceTime("cuda:1", 0, 1_100_000)), List.of(new DeviceSpanCost("s12/op/0", "matmul", "cuda:0",
+                900_000)));
+        String text = RunSummaryText.render(summary(), device, Screen.terminal(120));
+        assertThat(text).contains("Took:         45.7 ms measured\n"
+                + "Device time:  1.23 ms on cuda:0, 1.1 ms on cuda:1\n");
+        assertThat(text).contains("Slowest on device (device self time)\n", "900 µs  matmul");
+        assertThat(RunSummaryText.render(summary(), DeviceTimeSummary.NONE, Screen.terminal(120)))
+                .isEqualTo(RunSummaryText.render(summary(), Screen.terminal(120))).doesNotContain("Device");
+
+        Report report = RunReports.show(summary(), device);
+        assertThat(report.facts().get("device_time_ms")).isEqualTo(2.33);
+        assertThat(report.tables()).extracting(Table::name).endsWith("device_time", "slowest_on_device");
+        assertThat(RunReports.show(summary(), DeviceTimeSummary.NONE)).isEqualTo(RunReports.show(summary()));
+        assertThat(RunReports.show(summary()).facts()).doesNotContainKey("device_time_ms");
     }
 }

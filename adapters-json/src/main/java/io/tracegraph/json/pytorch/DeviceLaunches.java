@@ -7,7 +7,8 @@ import java.util.Map;
  * Which host piece launched each device event (kernel, memcpy, memset): the runtime call with the
  * same {@code correlation}; else the host event at the start of the {@code ac2g} flow whose end
  * binds to the device event; else the cpu op with the same {@code External id}; else none (the
- * event counts at the root). A launch folded into an op counts at the op.
+ * event counts at the root). A launch folded into an op counts at the op, and so does a runtime call
+ * right below an op that is a span (the op holds other events besides its calls).
  */
 final class DeviceLaunches {
     /** The launching piece of each complete-event row (device rows only), or -1 for the root. */
@@ -73,6 +74,8 @@ final class DeviceLaunches {
             }
             if (piece >= 0 && tree.opOf[piece] >= 0) {
                 piece = tree.opOf[piece];
+            } else if (piece >= 0) {
+                piece = opAbove(t, tree, piece);
             }
             if (piece < 0) {
                 d.unlaunched++;
@@ -83,6 +86,21 @@ final class DeviceLaunches {
             d.launcher[r] = piece;
         }
         return d;
+    }
+
+    /**
+     * A runtime call's launching op: the cpu op right above it (through other runtime calls), as an
+     * op with other events inside keeps its calls as its children ({@code aten::addmm} holding
+     * {@code aten::empty} and {@code cuLaunchKernel}); the piece itself when it is no runtime call or
+     * no cpu op is above it. So device work counts at the op, whose path is the same on every
+     * platform, not at the call, whose name is not ({@code cuLaunchKernel}, {@code hipModuleLaunchKernel}).
+     */
+    private static int opAbove(EventTable t, HostTree tree, int piece) {
+        int up = piece;
+        while (up >= 0 && t.kind[tree.row[up]] == EventKind.RUNTIME) {
+            up = tree.parent[up];
+        }
+        return up >= 0 && up != piece && t.kind[tree.row[up]] == EventKind.CPU_OP ? up : piece;
     }
 
     /** The piece of a host row that holds its start (its first piece). */

@@ -34,6 +34,17 @@ class PyTorchDeviceTimeTest {
     }
 
     @Test
+    void aKernelLaunchedBelowAnOpThatIsASpanCountsAtTheOpNotAtTheRuntimeCall() {
+        ExecutionGraph g = graph(trace(STEP, LINEAR, ADDMM,
+                x("cpu_op", "aten::empty", 1, 1, 11.5, 0.4, "\"External id\": 5"),
+                x("cuda_driver", "cuLaunchKernel", 1, 1, 12, 5, "\"correlation\": 41"),
+                x("kernel", "gemm", 0, 7, 40, 30, "\"correlation\": 41, \"device\": 0, \"stream\": 7")));
+        assertThat(node(g, "cuLaunchKernel").deviceTimes()).isEmpty();
+        assertThat(node(g, "aten::addmm").deviceTimes()).containsExactly(new DeviceTime("cuda:0", 30_000, 30_000));
+        assertThat(node(g, "aten::linear").deviceTimes()).containsExactly(new DeviceTime("cuda:0", 0, 30_000));
+    }
+
+    @Test
     void theLaunchFlowFindsTheLauncherWhenTheKernelHasNoCorrelation() {
         ExecutionGraph g = graph(trace(STEP, LINEAR, ADDMM, LAUNCH,
                 "{\"ph\": \"s\", \"id\": 41, \"pid\": 1, \"tid\": 1, \"ts\": 12, \"cat\": \"ac2g\", \"name\": \"ac2g\"}",

@@ -179,4 +179,40 @@ public final class PathColumns extends AbstractList<PathStats> implements Random
         }
         return false;
     }
+
+    /**
+     * The paths with device time, with their device self and total time as their self and total
+     * time (device time kept too), in this order: what a comparison on device time compares.
+     */
+    PathColumns onDeviceTime() {
+        int n = 0;
+        for (int i = 0; i < hashes.length; i++) {
+            if (deviceTotalTimeNs(i) > 0) {
+                n++;
+            }
+        }
+        String[] p = new String[n];
+        long[] h = new long[n];
+        String[] k = new String[n];
+        long[] c = new long[n];
+        long[] self = new long[n];
+        long[] total = new long[n];
+        long[] b = new long[n];
+        long[] peak = new long[n];
+        int at = 0;
+        for (int i = 0; i < hashes.length; i++) {
+            if (deviceTotalTimeNs(i) > 0) {
+                p[at] = paths[i];
+                h[at] = hashes[i];
+                k[at] = kinds[i];
+                c[at] = counts[i];
+                self[at] = deviceSelfTimesNs[i];
+                total[at] = deviceTotalTimesNs[i];
+                b[at] = bytes[i];
+                peak[at] = peakBytes[i];
+                at++;
+            }
+        }
+        return new PathColumns(p, h, k, c, self, total, b, peak, self, total);
+    }
 }

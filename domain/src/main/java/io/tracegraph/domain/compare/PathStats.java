@@ -75,6 +75,15 @@ public record PathStats(
                 deviceTotalTimeNs);
     }
 
+    /**
+     * The path on device time: its device self and total time as its self and total time (and as
+     * its device time); count, bytes and peak as they are.
+     */
+    public PathStats onDeviceTime() {
+        return new PathStats(path, pathHash, kind, count, deviceSelfTimeNs, deviceTotalTimeNs, bytes, peakBytes,
+                deviceSelfTimeNs, deviceTotalTimeNs);
+    }
+
     /** Whether device work is attributed to the path or below it (its device total time is above 0). */
     public boolean hasDeviceTime() {
         return deviceTotalTimeNs > 0;

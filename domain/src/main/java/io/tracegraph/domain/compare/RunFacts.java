@@ -1,5 +1,7 @@
 package io.tracegraph.domain.compare;
 
+import io.tracegraph.domain.graph.TimeBasis;
+import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.ComparisonIdentity;
 import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.TensorStats;
@@ -75,6 +77,34 @@ public record RunFacts(String runId, double totalMs, long peakBytes, List<PathSt
             slots[slot] = hash;
         }
         return -1;
+    }
+
+    /** Whether any of the run's paths has device time. */
+    public boolean hasDeviceTime() {
+        return columns().hasDeviceTime();
+    }
+
+    /**
+     * The run on device time: its paths with device time, each with its device self and total time
+     * (summed over devices) as its self and total time, and as its total time the device time of its
+     * roots (every device interval of the trace, in milliseconds); memory peak and gradients as they
+     * are. A run without device time has no paths then.
+     */
+    public RunFacts onDeviceTime() {
+        PathColumns device = columns().onDeviceTime();
+        long roots = 0;
+        for (int i = 0; i < device.size(); i++) {
+            if (device.kind(i).equals("root")) {
+                roots = Saturating.add(roots, device.totalTimeNs(i));
+            }
+        }
+        return new RunFacts(runId, roots / 1_000_000.0, peakBytes, device, gradients, outcome, identity, tensorStats,
+                deviceTimeNs);
+    }
+
+    /** This run on {@code time}: itself for host time, {@link #onDeviceTime()} for device time. */
+    public RunFacts on(TimeBasis time) {
+        return time == TimeBasis.DEVICE ? onDeviceTime() : this;
     }
 
     /** A complete run without capture facts (trace/6): no identity, tensor statistics or device time. */

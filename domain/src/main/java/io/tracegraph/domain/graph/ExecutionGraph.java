@@ -65,4 +65,25 @@ public record ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdg
     public Optional<GraphNode> node(String id) {
         return spans.stream().filter(n -> n.id().equals(id)).findFirst();
     }
+
+    /** Whether device work is attributed to any node (its trace records device intervals or kernels). */
+    public boolean hasDeviceTime() {
+        for (GraphNode n : spans) {
+            if (n.parentId() == null && n.hasDeviceTime()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * This graph on device time: the nodes with device time at or below them, each with its device
+     * self and total time (summed over its devices) as its self and total time, the summary's
+     * measured total the roots' device total and its slowest spans those with the most device self
+     * time; memory, bytes, tensors and gradients unchanged. Empty of nodes when the graph has no
+     * device time.
+     */
+    public ExecutionGraph onDeviceTime() {
+        return DeviceTimeView.of(this);
+    }
 }
