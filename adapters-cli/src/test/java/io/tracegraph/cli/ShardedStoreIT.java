@@ -127,7 +127,9 @@ class ShardedStoreIT {
         commands.add(List.of("compare", "base-0", "cand-0"));
         commands.add(List.of("compare", "train-s1", "t10-gen"));
         commands.add(List.of("compare", "--baseline", "tag:side=base", "--candidate", "tag:side=cand"));
-        commands.add(List.of("compare", "--baseline", "latest~7..latest~4", "--candidate", "latest~3..latest"));
+        // The ranges mix trace/10 runs, which declare a comparison identity, with runs that declare none.
+        commands.add(List.of("compare", "--baseline", "latest~7..latest~4", "--candidate", "latest~3..latest",
+                "--allow-mixed-identity"));
         commands.add(List.of("history", path));
         commands.add(List.of("history", "tinygpt::train::update/update"));
         for (String sql : recipes().values()) {
