@@ -141,12 +141,12 @@ public final class TextWidth {
             readers.computeIfAbsent(s, k -> new java.util.ArrayList<>()).add(i);
         }
         for (java.util.List<Integer> same : readers.values()) {
+            if (same.stream().map(paths::get).distinct().count() < 2) {
+                continue;
+            }
             java.util.List<String[]> parts = new java.util.ArrayList<>();
             for (int i : same) {
                 parts.add(paths.get(i).split("/", -1));
-            }
-            if (same.size() < 2 || parts.stream().map(a -> String.join("/", a)).distinct().count() < 2) {
-                continue;
             }
             java.util.List<String> told = new java.util.ArrayList<>(same.size());
             for (int m = 0; m < same.size(); m++) {
@@ -182,16 +182,11 @@ public final class TextWidth {
             }
             int at = own.length - 1 - fromEnd;
             String head = at == 0 ? component : ELLIPSIS + "/" + component;
-            // The longest tail that fits behind it, down to the leaf alone.
+            // The longest tail that fits behind it, down to the leaf alone. The leaf's own parent has
+            // none: had …/parent/leaf fitted, shortenPath would already show it.
             for (int tailFrom = at + 2; tailFrom < own.length; tailFrom++) {
                 String tail = String.join("/", java.util.Arrays.asList(own).subList(tailFrom, own.length));
                 String candidate = head + "/" + ELLIPSIS + "/" + tail;
-                if (of(candidate) <= width) {
-                    return candidate;
-                }
-            }
-            if (at == own.length - 2) {
-                String candidate = head + "/" + own[own.length - 1];
                 if (of(candidate) <= width) {
                     return candidate;
                 }
