@@ -13,6 +13,16 @@
 -- does not return: no exceptions, no deltas, and values relative to a reference only where
 -- total time refers to self time and peak bytes to bytes.
 
+-- Whether a run's path columns (kinds, counts, self times, total times, bytes, peak bytes) can be
+-- read value by value as packed_at() reads them: the condition of the two branches below, once.
+CREATE FUNCTION path_pack_direct(ck packed_column, cc packed_column, cs packed_column, ct packed_column,
+        cb packed_column, cp packed_column) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT ck.e + cc.e + cs.e + ct.e + cb.e + cp.e = 0
+       AND (ck.flags | cc.flags | cs.flags | ct.flags | cb.flags | cp.flags) & 1 = 0
+       AND (ck.flags | cc.flags | cs.flags | cb.flags) = 0
+$$;
+
 CREATE OR REPLACE FUNCTION run_path_stats(p_run_key bigint)
 RETURNS SETOF run_paths
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
@@ -37,9 +47,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
                                packed_column(k.bytes) AS cb, packed_column(k.peak_bytes) AS cp OFFSET 0) c
     CROSS JOIN LATERAL unnest(k.hashes, k.texts) WITH ORDINALITY u(hash, path, o)
     WHERE k.run_key = p_run_key
-      AND (c.ck).e + (c.cc).e + (c.cs).e + (c.ct).e + (c.cb).e + (c.cp).e = 0
-      AND ((c.ck).flags | (c.cc).flags | (c.cs).flags | (c.ct).flags | (c.cb).flags | (c.cp).flags) & 1 = 0
-      AND ((c.ck).flags | (c.cc).flags | (c.cs).flags | (c.cb).flags) = 0
+      AND path_pack_direct(c.ck, c.cc, c.cs, c.ct, c.cb, c.cp)
     UNION ALL
     SELECT p_run_key, p.path_hash, p.path COLLATE "C", p.kind, p.count, p.self_time_ns, p.total_time_ns, p.bytes,
            p.peak_bytes
@@ -49,7 +57,5 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
                                packed_column(k.bytes) AS cb, packed_column(k.peak_bytes) AS cp OFFSET 0) c
     CROSS JOIN LATERAL run_path_rows(k.run_key) p
     WHERE k.run_key = p_run_key
-      AND NOT ((c.ck).e + (c.cc).e + (c.cs).e + (c.ct).e + (c.cb).e + (c.cp).e = 0
-               AND ((c.ck).flags | (c.cc).flags | (c.cs).flags | (c.ct).flags | (c.cb).flags | (c.cp).flags) & 1 = 0
-               AND ((c.ck).flags | (c.cc).flags | (c.cs).flags | (c.cb).flags) = 0)
+      AND NOT path_pack_direct(c.ck, c.cc, c.cs, c.ct, c.cb, c.cp)
 $$;
