@@ -134,6 +134,30 @@ class DatabaseIT {
         }
     }
 
+    @Test
+    void theCitusMigrationsLeaveAServerWithoutCitusAsItWas() {
+        // V7 and V9 act only where the citus extension exists: here run_path_stats() stays the SQL
+        // function V8 made (inlined by the planner) and no function carries a Citus setting.
+        try (Database database = Database.open(config)) {
+            database.jdbi().useHandle(h -> {
+                assertThat(h.createQuery("SELECT count(*) FROM pg_extension WHERE extname = 'citus'")
+                        .mapTo(Long.class).one()).isZero();
+                assertThat(h.createQuery("SELECT max(version::integer) FROM flyway_schema_history WHERE success")
+                        .mapTo(Integer.class).one()).isGreaterThanOrEqualTo(9);
+                assertThat(h.createQuery("""
+                        SELECT p.proname || ':' || l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+                        WHERE p.pronamespace = 'public'::regnamespace AND p.proname IN ('run_path_stats', 'run_path')
+                        ORDER BY p.proname""").mapTo(String.class).list())
+                        .containsExactly("run_path:sql", "run_path_stats:sql");
+                assertThat(h.createQuery("""
+                        SELECT p.proname FROM pg_proc p
+                        WHERE p.pronamespace = 'public'::regnamespace
+                          AND array_to_string(p.proconfig, ',') LIKE '%citus%'""").mapTo(String.class).list())
+                        .isEmpty();
+            });
+        }
+    }
+
     private static long backend(Statement s) throws SQLException {
         return Long.parseLong(text(s, "SELECT pg_backend_pid()"));
     }
