@@ -61,7 +61,8 @@ final class TorchTrace {
         return new TorchTrace(events, tree, launches, memory, findings, platform(events));
     }
 
-    private static <T> T join(CompletableFuture<T> future) {
+    /** The result of a task of the reader's, its own exception unwrapped. */
+    static <T> T join(CompletableFuture<T> future) {
         try {
             return future.join();
         } catch (CompletionException e) {
