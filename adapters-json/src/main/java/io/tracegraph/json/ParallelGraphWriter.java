@@ -22,7 +22,12 @@ import java.util.concurrent.Future;
  * exactly those of the one-threaded writer. At most a few chunks are held in memory.
  */
 final class ParallelGraphWriter {
-    private static final int CHUNK = 8192;
+    /**
+     * Elements per chunk: a few hundred KB of JSON, under half a G1 region (512 KB in a 2 GiB heap),
+     * so that a chunk is no humongous object. Chunks of 8,192 (4 MB) were allocated in the old
+     * generation, and with a big graph in a capped heap started concurrent cycles and full collections.
+     */
+    private static final int CHUNK = 512;
     /** One plain writer per writing thread: its buffer grows once to a chunk's size and stays. */
     private static final ThreadLocal<PlainElementWriter> PLAIN = ThreadLocal.withInitial(PlainElementWriter::new);
 
@@ -40,7 +45,7 @@ final class ParallelGraphWriter {
     private ParallelGraphWriter(OutputStream out, ExecutorService pool, int threads) {
         this.out = out;
         this.pool = pool;
-        this.window = threads * 2;
+        this.window = threads * 8;
     }
 
     static void write(ExecutionGraph graph, OutputStream out, int threads) {

@@ -43,6 +43,12 @@ final class Findings {
         texts.putIfAbsent(code, text);
     }
 
+    /** Adds another's findings after these, as if they had been counted here in its order. */
+    void addAll(Findings other) {
+        other.counts.forEach((code, c) -> add(code, other.errors.get(code), other.texts.get(code),
+                other.examples.get(code), c[0]));
+    }
+
     long count(String code) {
         long[] c = counts.get(code);
         return c == null ? 0 : c[0];

@@ -24,6 +24,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Maps a {@link TorchTrace} into tracegraph's trace model: the root ({@value #ROOT_NAME}, the one
@@ -68,6 +69,9 @@ final class TorchDocument {
     }
 
     private TraceDocument document(String runIdFallback) {
+        // What each op allocated needs only the tree and the paired events: found on another core
+        // while the children lists are put together.
+        CompletableFuture<long[]> allocated = CompletableFuture.supplyAsync(this::allocatedDuringOps);
         int pieces = tree.n;
         // Children of each piece, and the top-level pieces of each segment, in processing order.
         int[] firstChild = new int[pieces];
@@ -139,8 +143,8 @@ final class TorchDocument {
         opsOfSpan = new int[(int) spanCount];
 
         String[] names = normalizedNames();
-        long[] allocatedDuring = allocatedDuringOps();
         String[] deviceOfOp = deviceOfOps();
+        long[] allocatedDuring = TorchTrace.join(allocated);
 
         // Pre-order: the root, then its children (gap pieces and steps) by start.
         addSpan(-1, ROOT_NAME, SpanKind.FUNCTION, true, tree.rootStart, tree.rootEnd - tree.rootStart, null);
@@ -162,8 +166,10 @@ final class TorchDocument {
             }
         }
 
-        List<MemoryEvent> memory = memoryEvents(names);
+        // The memory events and the device intervals only read what the walk made: side by side.
+        CompletableFuture<List<MemoryEvent>> memoryMapped = CompletableFuture.supplyAsync(() -> memoryEvents(names));
         List<DeviceInterval> intervals = deviceIntervals();
+        List<MemoryEvent> memory = TorchTrace.join(memoryMapped);
         RunMeta run = runMeta(runIdFallback);
         TraceOrigin origin = new TraceOrigin(EnumSet.of(Evidence.OPERATIONS, Evidence.MEMORY), true, notes());
         return new TraceDocument(SCHEMA, run, spans, ops, List.of(), memory, List.of(), List.of(), List.of(),

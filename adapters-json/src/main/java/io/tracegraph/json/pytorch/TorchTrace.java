@@ -1,6 +1,8 @@
 package io.tracegraph.json.pytorch;
 
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A PyTorch profiler trace as read and assembled, before it becomes tracegraph's model: the events,
@@ -27,6 +29,11 @@ final class TorchTrace {
     }
 
     static TorchTrace assemble(EventTable events) {
+        // The memory events are columns of their own: paired on another core while the host tree is
+        // built, with findings of their own, added after the tree's as when they ran one after the other.
+        Findings memoryFindings = new Findings();
+        CompletableFuture<MemoryPairing> pairing = CompletableFuture.supplyAsync(
+                () -> MemoryPairing.of(events, memoryFindings));
         Findings findings = new Findings();
         HostTree tree = HostTree.build(events, findings);
         DeviceLaunches launches = DeviceLaunches.of(events, tree);
@@ -41,7 +48,8 @@ final class TorchTrace {
         events.externalId = null;
         events.correlation = null;
         tree.firstPiece = null;
-        MemoryPairing memory = MemoryPairing.of(events, findings);
+        MemoryPairing memory = join(pairing);
+        findings.addAll(memoryFindings);
         if (events.outOfMemoryEvents > 0) {
             findings.warn("out_of_memory", "the profiler recorded %d out-of-memory events%s", "",
                     events.outOfMemoryEvents);
@@ -51,6 +59,21 @@ final class TorchTrace {
                     events.durationPairEvents);
         }
         return new TorchTrace(events, tree, launches, memory, findings, platform(events));
+    }
+
+    /** The result of a task of the reader's, its own exception unwrapped. */
+    static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** The GPU platform, from the runtime's names and the trace's version members. */

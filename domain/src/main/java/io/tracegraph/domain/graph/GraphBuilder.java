@@ -93,15 +93,17 @@ public final class GraphBuilder {
     public static GraphOutcome build(TraceDocument doc) {
         // The memory analysis does not depend on the health verdict: run it beside the checks.
         CompletableFuture<MemoryAnalysis> memory = CompletableFuture.supplyAsync(() -> MemoryAnalyzer.analyze(doc));
+        // Indexing the spans needs neither the verdict nor the memory analysis: done beside the
+        // checks too, and dropped when the trace is untrusted.
+        CompletableFuture<GraphBuilder> indexed = CompletableFuture.supplyAsync(() -> new GraphBuilder(doc));
         TraceHealth health = HealthAnalyzer.analyze(doc);
         boolean partial = !health.trusted() && health.structurallyValid() && !health.captureComplete();
         if (!health.trusted() && !partial) {
             memory.cancel(false);
+            indexed.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
-        // Indexing the spans needs no memory analysis: done while it finishes (it takes longer
-        // than the checks), on the core that would otherwise wait.
-        GraphBuilder builder = new GraphBuilder(doc);
+        GraphBuilder builder = join(indexed);
         MemoryAnalysis analysis = join(memory);
         ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);

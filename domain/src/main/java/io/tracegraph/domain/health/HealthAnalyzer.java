@@ -41,34 +41,50 @@ public final class HealthAnalyzer {
     private static TraceHealth analyzeTrace6(TraceDocument doc) {
         List<SpanRecord> spans = doc.spans();
         List<HealthIssue> issues = new ArrayList<>();
-        Map<String, SpanRecord> byId = new HashMap<>(spans.size() * 2);
-        for (SpanRecord span : spans) {
-            byId.put(span.id(), span);
+        // Spans by id as positions (a later duplicate takes the id), parents as positions: the
+        // checks below look each id up once instead of once per question.
+        int n = spans.size();
+        Map<String, Integer> index = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            index.put(spans.get(i).id(), i);
         }
-        if (byId.size() != spans.size()) {
-            issues.add(error("duplicate_span_id", "span IDs must be unique; found " + spans.size()
-                    + " records but " + byId.size() + " unique IDs"));
+        if (index.size() != n) {
+            issues.add(error("duplicate_span_id", "span IDs must be unique; found " + n
+                    + " records but " + index.size() + " unique IDs"));
         }
-        long roots = spans.stream().filter(s -> s.parentId() == null).count();
+        int[] parentOf = new int[n];
+        long roots = 0;
+        long measured = 0;
+        for (int i = 0; i < n; i++) {
+            SpanRecord span = spans.get(i);
+            Integer p = span.parentId() == null ? null : index.get(span.parentId());
+            parentOf[i] = p == null ? -1 : p;
+            if (span.parentId() == null) {
+                roots++;
+            }
+            if (span.measured()) {
+                measured++;
+            }
+        }
         if (roots != 1) {
             issues.add(error("root_count", "expected exactly one root span, found " + roots));
         }
-        long measured = spans.stream().filter(SpanRecord::measured).count();
         if (measured != 1) {
             issues.add(error("measurement_count", "expected exactly one measured region, found " + measured));
         }
 
-        CycleFinder cycles = new CycleFinder(byId);
-        for (SpanRecord span : spans) {
+        boolean[] reachesCycle = ParentCycles.reaching(parentOf);
+        for (int i = 0; i < n; i++) {
+            SpanRecord span = spans.get(i);
             if (!span.closed()) {
                 issues.add(error("open_span", "span `" + span.id() + "` was not closed"));
             }
             if (span.parentId() != null) {
-                SpanRecord parent = byId.get(span.parentId());
-                if (parent == null) {
+                if (parentOf[i] < 0) {
                     issues.add(error("unknown_parent",
                             "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`"));
                 } else {
+                    SpanRecord parent = spans.get(parentOf[i]);
                     long childEnd = Saturating.add(span.startNs(), span.durationNs());
                     long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
                     if (span.startNs() < parent.startNs() || childEnd > parentEnd) {
@@ -78,29 +94,36 @@ public final class HealthAnalyzer {
                     }
                 }
             }
-            if (cycles.reachesCycle(span)) {
+            int holder = index.get(span.id());
+            if (holder == i ? reachesCycle[i] : ParentCycles.naiveWalk(span, spans, index)) {
                 issues.add(error("span_cycle", "span `" + span.id() + "` participates in a parent cycle"));
             }
         }
 
         TraceOrigin origin = doc.origin();
         if (!origin.concurrentSpans()) {
-            Map<String, Long> childTotals = new HashMap<>(spans.size() * 2);
-            for (SpanRecord span : spans) {
-                if (span.parentId() != null) {
-                    childTotals.merge(span.parentId(), span.durationNs(), Saturating::add);
+            // Children totals by the parent's position (the holder of its id), in span order.
+            long[] childTotals = new long[n];
+            boolean[] hasChildren = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                int p = parentOf[i];
+                if (p >= 0) {
+                    childTotals[p] = hasChildren[p] ? Saturating.add(childTotals[p], spans.get(i).durationNs())
+                            : spans.get(i).durationNs();
+                    hasChildren[p] = true;
                 }
             }
-            for (SpanRecord span : spans) {
-                Long children = childTotals.get(span.id());
-                if (children != null && children > span.durationNs()) {
+            for (int i = 0; i < n; i++) {
+                SpanRecord span = spans.get(i);
+                int holder = index.get(span.id());
+                if (hasChildren[holder] && childTotals[holder] > span.durationNs()) {
                     issues.add(error("children_exceed_parent", "children of span `" + span.id() + "` total "
-                            + children + " ns, exceeding its " + span.durationNs() + " ns duration"));
+                            + childTotals[holder] + " ns, exceeding its " + span.durationNs() + " ns duration"));
                 }
             }
         }
 
-        Set<String> ids = byId.keySet();
+        Set<String> ids = index.keySet();
         for (OpEvent op : doc.ops()) {
             if (!ids.contains(op.spanId())) {
                 issues.add(error("unknown_span", "operation evidence refers to missing span `" + op.spanId() + "`"));
@@ -210,6 +233,76 @@ public final class HealthAnalyzer {
 
     private static HealthIssue warning(String code, String message) {
         return new HealthIssue(HealthSeverity.WARNING, code, message);
+    }
+
+    /**
+     * "Does walking up the parent links from this span revisit a span?" for every span at once, over
+     * parents given as positions ({@code -1}: none, or not in the trace), in linear total time: each
+     * walk stops at a span already answered, and every span it passed gets its answer.
+     */
+    static final class ParentCycles {
+        private ParentCycles() {
+        }
+
+        static boolean[] reaching(int[] parentOf) {
+            int n = parentOf.length;
+            boolean[] result = new boolean[n];
+            // 0: not seen, 1: on the current walk, 2: answered.
+            byte[] state = new byte[n];
+            int[] path = new int[16];
+            for (int start = 0; start < n; start++) {
+                if (state[start] == 2) {
+                    continue;
+                }
+                int length = 0;
+                int current = start;
+                boolean answer;
+                while (true) {
+                    if (state[current] == 2) {
+                        answer = result[current];
+                        break;
+                    }
+                    if (state[current] == 1) {
+                        answer = true;
+                        break;
+                    }
+                    state[current] = 1;
+                    if (length == path.length) {
+                        path = Arrays.copyOf(path, length * 2);
+                    }
+                    path[length++] = current;
+                    int parent = parentOf[current];
+                    if (parent < 0) {
+                        answer = false;
+                        break;
+                    }
+                    current = parent;
+                }
+                for (int k = 0; k < length; k++) {
+                    result[path[k]] = answer;
+                    state[path[k]] = 2;
+                }
+            }
+            return result;
+        }
+
+        /** The original's walk, for the rare span that lost its id to a later duplicate. */
+        static boolean naiveWalk(SpanRecord span, List<SpanRecord> spans, Map<String, Integer> index) {
+            Set<String> seen = new HashSet<>();
+            seen.add(span.id());
+            String parent = span.parentId();
+            while (parent != null) {
+                if (!seen.add(parent)) {
+                    return true;
+                }
+                Integer next = index.get(parent);
+                if (next == null) {
+                    return false;
+                }
+                parent = spans.get(next).parentId();
+            }
+            return false;
+        }
     }
 
     /**
