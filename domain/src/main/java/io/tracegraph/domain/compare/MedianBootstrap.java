@@ -359,26 +359,24 @@ final class MedianBootstrap {
 
     /**
      * The median of the resample that holds value {@code order[j]} {@code count[order[j]]} times;
-     * {@code sorted[j]} is that value.
+     * {@code sorted[j]} is that value. The counts add up to {@code sorted.length} (as {@link #draw}
+     * makes them): the walk up to the lower middle rank, then on to the upper one, ends within the
+     * values.
      */
     private static double resampledMedian(double[] sorted, int[] order, int[] count) {
         int n = sorted.length;
         int lowRank = (n - 1) / 2;
         int highRank = n / 2;
-        int seen = 0;
-        double low = 0;
-        boolean haveLow = false;
-        for (int j = 0; j < n; j++) {
-            seen += count[order[j]];
-            if (!haveLow && seen > lowRank) {
-                low = sorted[j];
-                haveLow = true;
-            }
-            if (seen > highRank) {
-                return (low + sorted[j]) / 2;
-            }
+        int j = 0;
+        int seen = count[order[0]];
+        while (seen <= lowRank) {
+            seen += count[order[++j]];
         }
-        throw new IllegalStateException("counts do not add up to " + n);
+        double low = sorted[j];
+        while (seen <= highRank) {
+            seen += count[order[++j]];
+        }
+        return (low + sorted[j]) / 2;
     }
 
     private static double sortedMedian(double[] sorted) {
