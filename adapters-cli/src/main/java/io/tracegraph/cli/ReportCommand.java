@@ -1,5 +1,6 @@
 package io.tracegraph.cli;
 
+import io.tracegraph.application.CompareSets;
 import io.tracegraph.application.ReadRun;
 import io.tracegraph.application.ReportComparison;
 import io.tracegraph.application.RunGraph;
@@ -37,7 +38,9 @@ import picocli.CommandLine;
             "is a set of runs), both memory timelines overlaid, and tables of the changes.",
             "BASE and CAND are runs, or sets of runs as for `compare`: a comma-separated",
             "list, tag:KEY=VALUE or a range such as latest~9..latest (the tree and the",
-            "timelines then come from each set's run with the median total time).",
+            "timelines then come from each set's run with the median total time). As",
+            "`compare` does, sets leave failed captures out (saying which) and refuse runs",
+            "whose comparison identities differ, unless --allow-mixed-identity.",
             "",
             "--time device: the chart, the bars and the tables by device time (kernels,",
             "memcpys and memsets attributed to each span and op, summed over devices);",
@@ -86,6 +89,10 @@ final class ReportCommand implements Callable<Integer> {
             description = "Relative change below which a path counts as unchanged (default: ${DEFAULT-VALUE}%%).")
     double threshold;
 
+    @Option(names = "--allow-mixed-identity", description = "With --compare of sets: compare runs whose "
+            + "comparison identities differ (default: refused, naming the member that differs).")
+    boolean allowMixedIdentity;
+
     @Mixin
     TimeOption time;
 
@@ -115,7 +122,11 @@ final class ReportCommand implements Callable<Integer> {
                 Output.write(services.io(), output, out -> HtmlReports.run(run, maxNodes, time.time, out));
             } else {
                 ReportComparison.Result result = InputRejected.valueOf(cases.reportComparison().report(
-                        new ReportComparison.Command(runs.get(0), runs.get(1), threshold, time.time)));
+                        new ReportComparison.Command(runs.get(0), runs.get(1), threshold, time.time,
+                                allowMixedIdentity)));
+                if (result instanceof ReportComparison.Sets sets && !sets.failedLeftOut().isEmpty()) {
+                    services.io().error(CompareSets.leftOut(sets.failedLeftOut()));
+                }
                 Output.write(services.io(), output, out -> HtmlReports.comparison(result, threshold, maxNodes, out));
             }
         }

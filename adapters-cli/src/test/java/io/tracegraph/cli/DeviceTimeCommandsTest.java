@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --time host|device} on trace files (no database): compare (runs and sets), query --kind
  * slowest, report (run and --compare) and export; usage errors before any database starts, a run
- * without device time rejected in one line, host output as without the option.
+ * without device time rejected in one line, host output as without the option; on device time the
+ * slowest lists leave out what has no device self time.
  */
 class DeviceTimeCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -167,6 +168,32 @@ class DeviceTimeCommandsTest {
         assertThat(q.get("slowest_spans").get(0).get("name").asText()).isEqualTo("Encoder::forward");
         assertThat(q.get("devices").get(0).get("device").asText()).isEqualTo("cuda:0");
         assertThat(q.get("devices").get(0).get("device_time_ns").asLong()).isEqualTo(3_200_000);
+    }
+
+    @Test
+    void slowestListsOnDeviceTimeLeaveOutWhatHasNoDeviceSelfTime() throws IOException {
+        // The candle trace's `loss` span has no device interval of its own: not slow on the device.
+        JsonNode q = JSON.readTree(CliRun.of("query", candle, "--kind", "slowest", "--time", "device", "--format",
+                "json").out());
+        assertThat(q.get("slowest_spans")).extracting(s -> s.get("name").asText())
+                .containsExactly("Encoder::forward", "Head::forward");
+        JsonNode host = JSON.readTree(CliRun.of("query", candle, "--kind", "slowest", "--format", "json").out());
+        assertThat(host.get("slowest_spans")).extracting(s -> s.get("name").asText()).contains("loss");
+        // The PyTorch trace's device time is all in ops: no span is listed, every op listed has some.
+        JsonNode torch = JSON.readTree(CliRun.of("query", h100, "--kind", "slowest", "--time", "device", "--format",
+                "json").out());
+        assertThat(torch.get("slowest_spans")).isEmpty();
+        assertThat(torch.get("slowest_ops")).hasSize(50)
+                .allSatisfy(o -> assertThat(o.get("self_time_ns").asLong()).isPositive());
+        assertThat(CliRun.of("query", candle, "--kind", "slowest", "--time", "device", "--format", "table").out())
+                .contains("slowest_spans (2)");
+        // The report's tables likewise.
+        Path page = dir.resolve("device-slowest.html");
+        assertThat(CliRun.of("report", candle, "--time", "device", "-o", page.toString()).status())
+                .isEqualTo(ExitCode.OK);
+        String html = Files.readString(page);
+        String spans = html.substring(html.indexOf("\"slowest-spans\""), html.indexOf("\"slowest-ops\""));
+        assertThat(spans).contains("Encoder::forward").doesNotContain("[\"loss\",");
     }
 
     @Test

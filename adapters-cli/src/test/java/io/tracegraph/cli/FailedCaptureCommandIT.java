@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A failed capture (candle-graph trace/7+ terminal outcome {@code failed}) through the CLI: {@code
  * import} stores it as a failed run (exit 0, "stored as failed run: REASON"), {@code runs} and
- * {@code show} give its outcome, set comparisons and {@code history} leave it out and say so, and a
+ * {@code show} give its outcome, set comparisons (also {@code report --compare}) and {@code history}
+ * leave it out and say so, and a
  * two-run comparison that names it is refused naming it.
  */
 @ExtendWith(PostgresExtension.class)
@@ -101,6 +102,17 @@ class FailedCaptureCommandIT {
         CliRun onlyFailed = cli("compare", "--baseline", "tag:commit=base", "--candidate", "cand-failed,");
         assertThat(onlyFailed.status()).as(onlyFailed.err()).isEqualTo(ExitCode.REJECTED);
         assertThat(onlyFailed.err()).contains("names only failed runs: cand-failed");
+
+        // report --compare of sets likewise.
+        CliRun report = cli("report", "--compare", "tag:commit=base", "tag:commit=cand", "-o",
+                dir.resolve("sets.html").toString());
+        assertThat(report.status()).as(report.err()).isEqualTo(ExitCode.OK);
+        assertThat(report.err()).contains("1 failed run left out: cand-failed");
+        assertThat(Files.readString(dir.resolve("sets.html"))).doesNotContain("cand-failed");
+        CliRun reportOnlyFailed = cli("report", "--compare", "tag:commit=base", "cand-failed,", "-o",
+                dir.resolve("failed.html").toString());
+        assertThat(reportOnlyFailed.status()).as(reportOnlyFailed.err()).isEqualTo(ExitCode.REJECTED);
+        assertThat(reportOnlyFailed.err().strip()).doesNotContain("\n").contains("names only failed runs: cand-failed");
 
         // history likewise.
         CliRun history = cli("history", FORWARD, "--format", "json");

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Comparison identities and tensor statistics (candle-graph trace/7..10) through the CLI: set
- * comparisons refuse runs whose identities differ (naming the member and a run on each side) unless
- * {@code --allow-mixed-identity}; runs are selected by identity members ({@code runs --identity},
+ * comparisons ({@code compare} and {@code report --compare}) refuse runs whose identities differ
+ * (naming the member and a run on each side) unless {@code --allow-mixed-identity}; runs are selected by identity members ({@code runs --identity},
  * {@code identity:MEMBER=VALUE} sets); {@code query --kind tensor-stats} answers in every format, and
  * {@code compare} flags tensor labels whose non_finite count grew in every format.
  */
@@ -83,6 +83,29 @@ class IdentityAndTensorStatsCommandIT {
         // Same identity (implementation and seeds of timing aside): compared.
         assertThat(cli("compare", "--baseline", "tag:commit=base", "--candidate", "tag:commit=cand").status())
                 .isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void reportsOfSetsRefuseMixedIdentitiesUnlessAllowed() throws Exception {
+        Path html = dir.resolve("mixed.html");
+        CliRun refused = cli("report", "--compare", "tag:commit=base", "tag:commit=other", "-o", html.toString());
+        assertThat(refused.status()).as(refused.out()).isEqualTo(ExitCode.REJECTED);
+        assertThat(refused.err().strip()).doesNotContain("\n")
+                .containsPattern("comparison identity differs in model_id: baseline run base-\\d and candidate run "
+                        + "other-\\d \\(`tinygpt-[^`]+` vs `tinygpt-[^`]+`\\)")
+                .contains("--allow-mixed-identity");
+        assertThat(html).doesNotExist();
+        CliRun mixedBaseline = cli("report", "--compare", "base-0,other-0", "tag:commit=cand", "-o", html.toString());
+        assertThat(mixedBaseline.status()).isEqualTo(ExitCode.REJECTED);
+        assertThat(mixedBaseline.err()).contains("baseline runs base-0 and other-0");
+
+        CliRun allowed = cli("report", "--compare", "tag:commit=base", "tag:commit=other", "--allow-mixed-identity",
+                "-o", html.toString());
+        assertThat(allowed.status()).as(allowed.err()).isEqualTo(ExitCode.OK);
+        assertThat(html).exists();
+        CliRun same = cli("report", "--compare", "tag:commit=base", "tag:commit=cand", "-o",
+                dir.resolve("same.html").toString());
+        assertThat(same.status()).as(same.err()).isEqualTo(ExitCode.OK);
     }
 
     @Test

@@ -169,7 +169,7 @@ public final class CompareSets {
     }
 
     /** The runs of a side whose capture did not fail; the failed ones' ids added to {@code failed}. */
-    private static List<RunFacts> complete(List<RunFacts> side, String spec, List<String> failed) {
+    static List<RunFacts> complete(List<RunFacts> side, String spec, List<String> failed) {
         List<RunFacts> complete = new ArrayList<>(side.size());
         List<String> left = new ArrayList<>();
         for (RunFacts run : side) {

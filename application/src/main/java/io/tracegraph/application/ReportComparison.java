@@ -20,13 +20,21 @@ import java.util.Optional;
 public final class ReportComparison {
     /**
      * {@code base} and {@code candidate}: two runs, or (when either is a set) two sets; {@code time}:
-     * what the tree, the bars and the tables compare (device time: every run must have some).
+     * what the tree, the bars and the tables compare (device time: every run must have some);
+     * {@code allowMixedIdentity}: compare sets whose runs' comparison identities differ (else
+     * refused, as {@link CompareSets} refuses them).
      */
-    public record Command(String base, String candidate, double thresholdPercent, TimeBasis time) {
+    public record Command(String base, String candidate, double thresholdPercent, TimeBasis time,
+            boolean allowMixedIdentity) {
         public Command {
             Objects.requireNonNull(base, "base");
             Objects.requireNonNull(candidate, "candidate");
             Objects.requireNonNull(time, "time");
+        }
+
+        /** Runs of different comparison identities refused. */
+        public Command(String base, String candidate, double thresholdPercent, TimeBasis time) {
+            this(base, candidate, thresholdPercent, time, false);
         }
 
         /** On host time. */
@@ -54,15 +62,24 @@ public final class ReportComparison {
 
     /**
      * Two sets compared (on {@code time}), each with its runs' facts (on {@code time}) and its median
-     * run's graph.
+     * run's graph; {@code failedLeftOut}: the failed captures the sets named, left out as
+     * {@link CompareSets} leaves them out (run ids, baseline's first).
      */
     public record Sets(Side base, Side candidate, GroupComparison comparison, List<RunFacts> baseRuns,
-            List<RunFacts> candidateRuns, GroupComparison deviceComparison, TimeBasis time) implements Result {
+            List<RunFacts> candidateRuns, GroupComparison deviceComparison, TimeBasis time,
+            List<String> failedLeftOut) implements Result {
         public Sets {
             Objects.requireNonNull(comparison, "comparison");
             baseRuns = List.copyOf(baseRuns);
             candidateRuns = List.copyOf(candidateRuns);
             Objects.requireNonNull(time, "time");
+            failedLeftOut = List.copyOf(failedLeftOut);
+        }
+
+        /** Two sets without failed runs. */
+        public Sets(Side base, Side candidate, GroupComparison comparison, List<RunFacts> baseRuns,
+                List<RunFacts> candidateRuns, GroupComparison deviceComparison, TimeBasis time) {
+            this(base, candidate, comparison, baseRuns, candidateRuns, deviceComparison, time, List.of());
         }
     }
 
@@ -103,9 +120,19 @@ public final class ReportComparison {
     private Sets sets(Command command) {
         List<RunSet> selected = List.of(sources.select(command.base()), sources.select(command.candidate()));
         List<List<RunFacts>> sides = sources.sets(selected);
+        // As `compare` does for sets: failed captures left out (and said so), identities that differ refused.
+        List<String> failed = new ArrayList<>();
+        List<RunFacts> complete = CompareSets.complete(sides.get(0), command.base(), failed);
+        List<RunFacts> completeCand = CompareSets.complete(sides.get(1), command.candidate(), failed);
+        if (!command.allowMixedIdentity()) {
+            Optional<String> mixed = CompareSets.mixedIdentity(complete, completeCand);
+            if (mixed.isPresent()) {
+                throw new RunSources.Rejection(mixed.get());
+            }
+        }
         TimeBasis time = command.time();
-        List<RunFacts> base = RunSources.on(time, sides.get(0), "the baseline");
-        List<RunFacts> cand = RunSources.on(time, sides.get(1), "the candidate");
+        List<RunFacts> base = RunSources.on(time, complete, "the baseline");
+        List<RunFacts> cand = RunSources.on(time, completeCand, "the candidate");
         GroupOptions options = GroupOptions.defaults().withThreshold(command.thresholdPercent() / 100.0);
         GroupComparison comparison;
         GroupComparison device = null;
@@ -123,7 +150,7 @@ public final class ReportComparison {
         RunGraph candRun = representative(cand);
         return new Sets(new Side(shortLabel(command.base()), base.size(), shortLabel(baseRun.label()),
                 baseRun.graph()), new Side(shortLabel(command.candidate()), cand.size(), shortLabel(candRun.label()),
-                candRun.graph()), comparison, base, cand, device, time);
+                candRun.graph()), comparison, base, cand, device, time, failed);
     }
 
     /**

@@ -115,7 +115,7 @@ public final class GraphReports {
             devices.row(t.device(), t.totalTimeNs());
         }
         return new Report(facts, List.of(slowSpans(device.summary().slowestSpans()),
-                ops("slowest_ops", GraphQueries.slowestOps(device)), devices.build()));
+                ops("slowest_ops", GraphQueries.slowestOpsOnDevice(device)), devices.build()));
     }
 
     private static Table slowSpans(List<SlowSpan> spans) {

@@ -310,15 +310,19 @@ public final class RunReport {
             }
         }
         Map<GraphNode, Integer> timedPosition = timed == graph ? position : positionsById(graph, timed);
+        boolean onDevice = time == TimeBasis.DEVICE;
+        // On device time, spans and ops without device self time are not slow there: left out.
         List<GraphNode> timedSpans = timed == graph ? spans
-                : timed.spans().stream().filter(n -> n.kind() != GraphNodeKind.OP).toList();
+                : timed.spans().stream().filter(n -> n.kind() != GraphNodeKind.OP && (!onDevice || n.selfTimeNs() > 0))
+                        .toList();
         String by = time == TimeBasis.DEVICE ? "by device self time" : "by self time";
         String title = time == TimeBasis.DEVICE ? "Slowest spans on the device" : "Slowest spans";
         List<PageTable> tables = new ArrayList<>();
         tables.add(nodeTable("slowest-spans", title, by + "; spans of kind op are listed with ops",
                 top(timedSpans, GraphNode::selfTimeNs), paths, timedPosition, time));
         tables.add(nodeTable("slowest-ops", time == TimeBasis.DEVICE ? "Slowest ops on the device" : "Slowest ops",
-                by, GraphQueries.slowestOps(timed), paths, timedPosition, time));
+                by, onDevice ? GraphQueries.slowestOpsOnDevice(timed) : GraphQueries.slowestOps(timed), paths,
+                timedPosition, time));
         tables.add(nodeTable("heaviest-spans", "Heaviest spans", "by bytes written by their own ops",
                 top(spans, GraphNode::bytes), paths, position, TimeBasis.HOST));
         tables.add(nodeTable("heaviest-ops", "Heaviest ops", "by bytes", GraphQueries.heaviestOps(graph), paths,

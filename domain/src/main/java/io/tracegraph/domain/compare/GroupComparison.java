@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * Two groups of runs compared path by path, because single runs are noisy.
@@ -129,14 +128,47 @@ public record GroupComparison(
             }
         }
         // Paths are independent (no path's resamples depend on another path), so they may be computed
-        // in parallel without changing the result.
-        Set<Integer> family = testedFamily(layout, eligible, options.maxTestedPaths());
-        Stream<Integer> work = both.size() >= PARALLEL_PATHS ? both.parallelStream() : both.stream();
+        // in parallel without changing the result. First every path gets what an untested one gets
+        // (medians and spreads, each side's values sorted once), with the median total time of both
+        // sides together where the tested ones are to be chosen by it; then the tested ones get their
+        // intervals and rank-sum tests.
+        boolean choose = eligible.size() > options.maxTestedPaths();
+        boolean[] isEligible = new boolean[layout.paths()];
+        for (int p : eligible) {
+            isEligible[p] = true;
+        }
+        double[] pooledMedians = new double[layout.paths()];
+        PathComparison[] asUntested = new PathComparison[both.size()];
+        int candidateRuns = layout.runs.length - layout.baselineRuns;
+        ThreadLocal<double[][][]> scratch = ThreadLocal.withInitial(() -> new double[][][] {
+            new double[QUANTITIES][layout.baselineRuns], new double[QUANTITIES][candidateRuns]});
+        parallelOver(both.size()).forEach(i -> {
+            int p = both.get(i);
+            asUntested[i] = untestedPath(layout, p, choose && isEligible[p], pooledMedians, scratch.get());
+        });
+        Set<Integer> family = testedFamily(layout, eligible, pooledMedians, options.maxTestedPaths());
+        boolean[] inFamily = new boolean[layout.paths()];
+        List<Integer> familyPaths = new ArrayList<>(family.size());
+        for (int p : both) {
+            if (family.contains(p)) {
+                inFamily[p] = true;
+                familyPaths.add(p);
+            }
+        }
         // Paths that occur once in every run (most of them) share one set of resamples.
         MedianBootstrap.Resamples shared = family.isEmpty() ? null
                 : new MedianBootstrap.Resamples(options.seed() ^ SHARED_SALT, options.resamples(), base.size(),
                         cand.size());
-        List<Tested> tested = work.map(p -> comparePath(layout, p, options, family.contains(p), shared)).toList();
+        Tested[] testedPaths = new Tested[layout.paths()];
+        parallelOver(familyPaths.size()).forEach(i -> {
+            int p = familyPaths.get(i);
+            testedPaths[p] = comparePath(layout, p, options, shared);
+        });
+        List<Tested> tested = new ArrayList<>(both.size());
+        for (int i = 0; i < both.size(); i++) {
+            int p = both.get(i);
+            tested.add(inFamily[p] ? testedPaths[p] : new Tested(asUntested[i], null));
+        }
         Confirmation confirmation = confirm(tested, options);
         List<PathComparison> compared = new ArrayList<>(confirmation.paths());
         if (sparse > 0) {
@@ -173,7 +205,8 @@ public record GroupComparison(
     /**
      * Sorts the paths found slower or faster first, then the others, each part by the absolute
      * relative change of self time, descending, then by path (code point order) and hash. The keys
-     * are worked out once: tens of thousands of paths are sorted.
+     * are worked out once: tens of thousands of paths are sorted, in parallel (a stable sort of a
+     * total order: the same list as a sort on one thread).
      */
     private static void sortByChange(List<PathComparison> paths) {
         record Keyed(PathComparison path, boolean decided, double change) {
@@ -184,7 +217,7 @@ public record GroupComparison(
             keyed[i] = new Keyed(p, p.verdict() == Verdict.SLOWER || p.verdict() == Verdict.FASTER,
                     Math.abs(p.selfTimeNs().relativeChange()));
         }
-        Arrays.sort(keyed, (a, b) -> {
+        Arrays.parallelSort(keyed, (a, b) -> {
             if (a.decided() != b.decided()) {
                 return a.decided() ? -1 : 1;
             }
@@ -200,26 +233,56 @@ public record GroupComparison(
         }
     }
 
-    private static Tested comparePath(Layout layout, int p, GroupOptions options, boolean tested,
-            MedianBootstrap.Resamples shared) {
+    /** {@code 0 .. n - 1}, in parallel from {@value #PARALLEL_PATHS} on. */
+    private static IntStream parallelOver(int n) {
+        IntStream indices = IntStream.range(0, n);
+        return n >= PARALLEL_PATHS ? indices.parallel() : indices;
+    }
+
+    /**
+     * Path {@code p} untested: medians, changes and spreads, verdicts inconclusive; with
+     * {@code pooled}, its median total time of both sides together into {@code pooledMedians[p]}.
+     * {@code scratch} holds each side's values per quantity (a side's worth of runs each, reused).
+     */
+    private static PathComparison untestedPath(Layout layout, int p, boolean pooled, double[] pooledMedians,
+            double[][][] scratch) {
+        double[][] base = scratch[0];
+        double[][] cand = scratch[1];
+        int nb = layout.gather(p, 0, layout.baselineRuns, base);
+        int nc = layout.gather(p, layout.baselineRuns, layout.runs.length, cand);
+        MetricComparison[] metrics = new MetricComparison[QUANTITIES];
+        for (int q = 0; q < QUANTITIES; q++) {
+            metrics[q] = MedianBootstrap.untested(base[q], nb, cand[q], nc);
+        }
+        if (pooled) {
+            // Both sides' total times are sorted now: their median together by merging.
+            pooledMedians[p] = MedianBootstrap.mergedMedian(base[1], nb, cand[1], nc);
+        }
+        return new PathComparison(layout.hashes[p], layout.texts[p], layout.kinds[p], nb, nc, metrics[0], metrics[1],
+                metrics[2]);
+    }
+
+    private static Tested comparePath(Layout layout, int p, GroupOptions options, MedianBootstrap.Resamples shared) {
         double[][] base = layout.values(p, 0, layout.baselineRuns, layout.baselineCounts[p]);
         double[][] cand = layout.values(p, layout.baselineRuns, layout.runs.length, layout.candidateCounts[p]);
         long hash = layout.hashes[p];
-        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ hash, options, tested,
+        MetricComparison[] metrics = MedianBootstrap.compare(base, cand, options.seed() ^ hash, options, true,
                 shared);
         PathComparison path = new PathComparison(hash, layout.texts[p], layout.kinds[p], base[0].length,
                 cand[0].length, metrics[0], metrics[1], metrics[2]);
-        return new Tested(path, tested ? rankTests(base, cand) : null);
+        return new Tested(path, rankTests(base, cand));
     }
 
     /**
      * The paths that get an interval and a verdict: of the {@code eligible} ones (enough runs on each
      * side), at most {@code maxTested}, those with the largest median total time of both sides
-     * together. Chosen without looking at which side a run is on, the choice leaves the rank-sum
-     * test's chances untouched when nothing changed (its statistic is independent of the pooled
-     * values), so Holm's correction need only count these paths.
+     * together ({@code pooledMedians}, by path: set for the eligible ones when there are more than
+     * {@code maxTested}). Chosen without looking at which side a run is on, the choice leaves the
+     * rank-sum test's chances untouched when nothing changed (its statistic is independent of the
+     * pooled values), so Holm's correction need only count these paths.
      */
-    private static Set<Integer> testedFamily(Layout layout, List<Integer> eligible, int maxTested) {
+    private static Set<Integer> testedFamily(Layout layout, List<Integer> eligible, double[] pooledMedians,
+            int maxTested) {
         int n = eligible.size();
         Set<Integer> family = new HashSet<>();
         if (n <= maxTested) {
@@ -227,12 +290,9 @@ public record GroupComparison(
             return family;
         }
         double[] medians = new double[n];
-        IntStream indices = IntStream.range(0, n);
-        (n >= PARALLEL_PATHS ? indices.parallel() : indices).forEach(i -> {
-            int p = eligible.get(i);
-            double[] totals = layout.totals(p, layout.baselineCounts[p] + layout.candidateCounts[p]);
-            medians[i] = MedianBootstrap.medianInPlace(totals);
-        });
+        for (int i = 0; i < n; i++) {
+            medians[i] = pooledMedians[eligible.get(i)];
+        }
         // The paths whose median is above the cut are in; of those at the cut, the smallest hashes.
         double[] sorted = medians.clone();
         Arrays.sort(sorted);
@@ -391,7 +451,9 @@ public record GroupComparison(
     }
 
     private static double[] totalMs(List<RunFacts> runs) {
-        return runs.stream().mapToDouble(RunFacts::totalMs).toArray();
+        // + 0.0 turns a -0.0 into 0.0 (and leaves every other value as it is): the medians take
+        // equal values as the same, whatever the order in which they are sorted.
+        return runs.stream().mapToDouble(r -> r.totalMs() + 0.0).toArray();
     }
 
     private static double[] peakBytes(List<RunFacts> runs) {
@@ -550,17 +612,26 @@ public record GroupComparison(
             return values;
         }
 
-        /** The total times of path {@code p} in all runs that list it ({@code count} of them). */
-        double[] totals(int p, int count) {
-            double[] totals = new double[count];
+        /**
+         * Self time, total time and bytes of path {@code p} in the runs {@code from .. to - 1} that list
+         * it, in run order, into {@code values[q][0, count)}; returns that count.
+         */
+        int gather(int p, int from, int to, double[][] values) {
+            double[] self = values[0];
+            double[] total = values[1];
+            double[] bytes = values[2];
             int at = 0;
-            for (int r = 0; r < runs.length; r++) {
+            for (int r = from; r < to; r++) {
                 int i = position(r, p);
                 if (i >= 0) {
-                    totals[at++] = runs[r].totalTimeNs(i);
+                    PathColumns run = runs[r];
+                    self[at] = run.selfTimeNs(i);
+                    total[at] = run.totalTimeNs(i);
+                    bytes[at] = run.bytes(i);
+                    at++;
                 }
             }
-            return totals;
+            return at;
         }
     }
 }

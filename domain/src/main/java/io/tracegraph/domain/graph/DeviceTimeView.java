@@ -12,7 +12,8 @@ import java.util.Set;
  * device time at or below them (a subtree holding every root that has any: a node's device total
  * includes its children's), each with its device self and total time, summed over its devices, as
  * its self and total time; the edges between kept nodes; the summary's measured total the roots'
- * device total, its slowest spans the spans (nodes not of kind op) with the most device self time.
+ * device total, its slowest spans the spans (nodes not of kind op) with the most device self time
+ * (those without any left out).
  * Memory, bytes, tensors and gradients are the graph's own. One pass over the nodes and edges.
  */
 final class DeviceTimeView {
@@ -52,11 +53,15 @@ final class DeviceTimeView {
                 graph.memory(), graph.capture(), graph.tensorStats());
     }
 
-    /** The first {@value #TOP} spans by (device) self time, descending; ties in node order. */
+    /**
+     * The first {@value #TOP} spans by (device) self time, descending; ties in node order. Spans
+     * without device self time (kept for their children's) are not slow on the device: left out, so
+     * the list may be shorter (docs/decisions.md).
+     */
     private static List<SlowSpan> slowest(List<GraphNode> nodes) {
         List<GraphNode> spans = new ArrayList<>();
         for (GraphNode n : nodes) {
-            if (n.kind() != GraphNodeKind.OP) {
+            if (n.kind() != GraphNodeKind.OP && n.selfTimeNs() > 0) {
                 spans.add(n);
             }
         }

@@ -26,6 +26,17 @@ public final class GraphQueries {
         return ops(graph, Comparator.comparingLong(GraphNode::selfTimeNs).reversed().thenComparing(BY_ID));
     }
 
+    /**
+     * {@link #slowestOps} of a graph on device time ({@link ExecutionGraph#onDeviceTime()}): ops
+     * without device self time are not slow on the device and are left out, so the list may be
+     * shorter (docs/decisions.md).
+     */
+    public static List<GraphNode> slowestOpsOnDevice(ExecutionGraph onDevice) {
+        return ops(onDevice, Comparator.comparingLong(GraphNode::selfTimeNs).reversed().thenComparing(BY_ID)).stream()
+                .filter(n -> n.selfTimeNs() > 0)
+                .collect(Collectors.toList());
+    }
+
     /** Op nodes by bytes descending, then id; at most {@link #OP_LIMIT}. */
     public static List<GraphNode> heaviestOps(ExecutionGraph graph) {
         return ops(graph, Comparator.comparingLong(GraphNode::bytes).reversed().thenComparing(BY_ID));
