@@ -19,8 +19,6 @@ import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceSchemas;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -298,17 +296,22 @@ final class CaptureHealthRules {
      * storages stay live.
      */
     private long checkStorages() {
-        MemoryEvent[] ordered = doc.memory().toArray(new MemoryEvent[0]);
-        Arrays.sort(ordered, Comparator.comparingLong(MemoryEvent::timestampNs));
+        MemoryEvent[] ordered = MemoryEvent.inTimeOrder(doc.memory());
         Map<String, Map<String, Storage>> live = new HashMap<>();
         long liveCount = 0;
+        // The device of the previous record and its storages: records come in runs on one device.
+        String lastDevice = null;
+        Map<String, Storage> onDevice = null;
         for (MemoryEvent event : ordered) {
-            Map<String, Storage> onDevice = live.computeIfAbsent(event.device(), d -> new HashMap<>());
+            if (event.device() != lastDevice) {
+                lastDevice = event.device();
+                onDevice = live.computeIfAbsent(lastDevice, d -> new HashMap<>());
+            }
             String storage = event.pairingKey();
             if (event.action() == MemoryAction.ALLOC) {
-                Storage existing = onDevice.get(storage);
+                // One lookup: a new storage is entered at once (an existing one is kept as it is).
+                Storage existing = onDevice.putIfAbsent(storage, new Storage(event.bytes(), event.tensorId()));
                 if (existing == null) {
-                    onDevice.put(storage, new Storage(event.bytes(), event.tensorId()));
                     liveCount++;
                 } else if (existing.bytes != event.bytes()) {
                     error("allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()

@@ -14,7 +14,6 @@ import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceOrigin;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -177,8 +176,7 @@ public final class HealthAnalyzer {
      * appends duplicate-allocation and unpaired-free errors and returns how many stay live.
      */
     private static long checkAllocations(List<MemoryEvent> memory, List<HealthIssue> issues) {
-        MemoryEvent[] ordered = memory.toArray(new MemoryEvent[0]);
-        Arrays.sort(ordered, (a, b) -> Long.compare(a.timestampNs(), b.timestampNs()));
+        MemoryEvent[] ordered = MemoryEvent.inTimeOrder(memory);
         Map<String, Set<String>> live = new HashMap<>();
         long liveCount = 0;
         for (MemoryEvent event : ordered) {
