@@ -3,7 +3,6 @@ package io.tracegraph.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,11 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Which compiler the {@code tracegraph} launcher asks the JVM for: C1 alone for {@code build} and
- * {@code import} of inputs up to 2 GiB together (a compressed file counting ten times its size),
- * tiered compilation for bigger inputs, directories and commands that build nothing, and whatever
- * {@code TRACEGRAPH_JIT} says. A stand-in {@code java} (a script in a directory that looks like a
- * JDK 25) prints the options it is given instead of running anything.
+ * Which compiler the {@code tracegraph} launcher asks the JVM for: C1 alone for the commands that
+ * answer from the store, tiered compilation for those that build graphs from trace files, and
+ * whatever {@code TRACEGRAPH_JIT} says. A stand-in {@code java} (a script in a directory that looks
+ * like a JDK 25) prints the options it is given instead of running anything.
  */
 class LauncherJitIT {
     private static final Path LAUNCHER = Path.of("..", "tracegraph").toAbsolutePath().normalize();
@@ -44,43 +42,26 @@ class LauncherJitIT {
     }
 
     @Test
-    void buildAndImportOfSmallInputsRunWithC1Alone() throws Exception {
-        assertThat(options(Map.of(), "build", small.toString())).contains(C1);
+    void buildingFromTraceFilesKeepsTieredCompilation() throws Exception {
+        assertThat(options(Map.of(), "build", small.toString())).doesNotContain(C1);
         assertThat(options(Map.of(), "build", "-o", dir.resolve("graph.json").toString(), small.toString()))
-                .contains(C1);
-        Path other = Files.writeString(dir.resolve("other.jsonl.gz"), "x");
-        assertThat(options(Map.of(), "import", "--jobs", "2", small.toString(), other.toString(), "--format", "json"))
-                .contains(C1);
+                .doesNotContain(C1);
+        assertThat(options(Map.of(), "import", small.toString(), "--format", "json")).doesNotContain(C1);
+        assertThat(options(Map.of(), "query", small.toString(), "--kind", "slowest")).doesNotContain(C1);
     }
 
     @Test
-    void bigInputsDirectoriesAndOtherCommandsKeepTieredCompilation() throws Exception {
-        Path big = sparse("big.jsonl", 3L << 30);
-        Path bigCompressed = sparse("big.jsonl.gz", 300L << 20);
-        Path half = sparse("half.jsonl", 1200L << 20);
-        assertThat(options(Map.of(), "build", big.toString())).doesNotContain(C1);
-        assertThat(options(Map.of(), "build", bigCompressed.toString())).doesNotContain(C1);
-        assertThat(options(Map.of(), "build", half.toString())).contains(C1);
-        assertThat(options(Map.of(), "import", half.toString(), half.toString())).as("2.4 GB together")
-                .doesNotContain(C1);
-        assertThat(options(Map.of(), "build", dir.toString())).doesNotContain(C1);
-        assertThat(options(Map.of(), "import", dir.toString())).doesNotContain(C1);
-        assertThat(options(Map.of(), "build", dir.resolve("missing.jsonl").toString())).doesNotContain(C1);
-        assertThat(options(Map.of(), "check", small.toString())).doesNotContain(C1);
+    void answeringFromTheStoreRunsWithC1Alone() throws Exception {
+        assertThat(options(Map.of(), "runs")).contains(C1);
+        assertThat(options(Map.of(), "query", "some-run", "--kind", "slowest")).contains(C1);
     }
 
     @Test
     void tracegraphJitDecides() throws Exception {
-        assertThat(options(Map.of("TRACEGRAPH_JIT", "tiered"), "build", small.toString())).doesNotContain(C1);
-        assertThat(options(Map.of("TRACEGRAPH_JIT", "c1"), "check", small.toString())).contains(C1);
-    }
-
-    private Path sparse(String name, long size) throws IOException {
-        Path file = dir.resolve(name);
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(size);
-        }
-        return file;
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "c1"), "build", small.toString())).contains(C1);
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "c1"), "import", small.toString())).contains(C1);
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "tiered"), "runs")).doesNotContain(C1);
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "other"), "runs")).contains(C1);
     }
 
     /** The options the launcher gives the JVM, up to {@code -jar}. */
