@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Builds the execution graph of a trace: a faithful port of the original's
@@ -92,21 +93,47 @@ public final class GraphBuilder {
      */
     public static GraphOutcome build(TraceDocument doc) {
         // The memory analysis does not depend on the health verdict: run it beside the checks.
-        CompletableFuture<MemoryAnalysis> memory = CompletableFuture.supplyAsync(() -> MemoryAnalyzer.analyze(doc));
-        // Indexing the spans needs neither the verdict nor the memory analysis: done beside the
-        // checks too, and dropped when the trace is untrusted.
-        CompletableFuture<GraphBuilder> indexed = CompletableFuture.supplyAsync(() -> new GraphBuilder(doc));
+        // Indexing the spans needs neither: whichever of the two finishes first does it, on the
+        // core that would otherwise wait (the memory analysis takes longer than trace/6's checks,
+        // trace/10's checks longer than the memory analysis).
+        Indexing indexing = new Indexing(doc);
+        CompletableFuture<MemoryAnalysis> memory = CompletableFuture.supplyAsync(() -> {
+            MemoryAnalysis analysis = MemoryAnalyzer.analyze(doc);
+            indexing.runIfUnclaimed();
+            return analysis;
+        });
         TraceHealth health = HealthAnalyzer.analyze(doc);
         boolean partial = !health.trusted() && health.structurallyValid() && !health.captureComplete();
         if (!health.trusted() && !partial) {
             memory.cancel(false);
-            indexed.cancel(false);
             return new GraphOutcome.Untrusted(health);
         }
-        GraphBuilder builder = join(indexed);
+        indexing.runIfUnclaimed();
+        GraphBuilder builder = join(indexing.result);
         MemoryAnalysis analysis = join(memory);
         ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
+    }
+
+    /** The span index, built once by the first thread that gets to it. */
+    private static final class Indexing {
+        private final TraceDocument doc;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        final CompletableFuture<GraphBuilder> result = new CompletableFuture<>();
+
+        Indexing(TraceDocument doc) {
+            this.doc = doc;
+        }
+
+        void runIfUnclaimed() {
+            if (claimed.compareAndSet(false, true)) {
+                try {
+                    result.complete(new GraphBuilder(doc));
+                } catch (RuntimeException | Error e) {
+                    result.completeExceptionally(e);
+                }
+            }
+        }
     }
 
     private int[] breadthFirst() {

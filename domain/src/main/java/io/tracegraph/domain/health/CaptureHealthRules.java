@@ -19,13 +19,13 @@ import io.tracegraph.domain.trace.TensorStats;
 import io.tracegraph.domain.trace.TraceDocument;
 import io.tracegraph.domain.trace.TraceSchemas;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The health checks of traces with a terminal record (candle-graph trace/7 to /10), in the
@@ -59,6 +59,18 @@ final class CaptureHealthRules {
     private TraceHealth run() {
         List<SpanRecord> spans = doc.spans();
         RunOutcome outcome = doc.outcome();
+        // The storage replay and the gradient manifest check read the document only, and take most
+        // of a big trace's checks: they run on threads of their own beside the rest (the memory
+        // analysis holds the other core meanwhile), their issues put in their place below.
+        CompletableFuture<StorageCheck> storages =
+                CompletableFuture.supplyAsync(this::checkStorages, CaptureHealthRules::start);
+        CompletableFuture<List<HealthIssue>> gradients = revision >= 9
+                ? CompletableFuture.supplyAsync(() -> {
+                    List<HealthIssue> found = new ArrayList<>();
+                    GradientManifestCheck.check(doc, failed, found);
+                    return found;
+                }, CaptureHealthRules::start)
+                : null;
 
         // One pass per record list gathers what the checks below report, in the original's order.
         long latest = 0;
@@ -201,12 +213,13 @@ final class CaptureHealthRules {
             }
         }
         checkEdges();
-        long live = checkStorages();
-        if (live > 0) {
-            warning("retained_allocations", live + " storages remained live at capture end");
+        StorageCheck storage = join(storages);
+        issues.addAll(storage.issues);
+        if (storage.live > 0) {
+            warning("retained_allocations", storage.live + " storages remained live at capture end");
         }
-        if (revision >= 9) {
-            GradientManifestCheck.check(doc, failed, issues);
+        if (gradients != null) {
+            issues.addAll(join(gradients));
         }
 
         boolean train = doc.run().phase() == ExecutionPhase.TRAIN;
@@ -295,44 +308,50 @@ final class CaptureHealthRules {
     /**
      * Replays memory records in timestamp order (file order breaks ties), pairing by (device,
      * storage id): tensor ids allocated over a live storage are its aliases; returns how many
-     * storages stay live.
+     * storages stay live and the issues found, in order.
      */
-    private long checkStorages() {
-        MemoryEvent[] ordered = doc.memory().toArray(new MemoryEvent[0]);
-        Arrays.sort(ordered, Comparator.comparingLong(MemoryEvent::timestampNs));
+    private StorageCheck checkStorages() {
+        List<HealthIssue> found = new ArrayList<>();
+        MemoryEvent[] ordered = MemoryEvent.inTimeOrder(doc.memory());
         Map<String, Map<String, Storage>> live = new HashMap<>();
         long liveCount = 0;
+        // The device of the previous record and its storages: records come in runs on one device.
+        String lastDevice = null;
+        Map<String, Storage> onDevice = null;
         for (MemoryEvent event : ordered) {
-            Map<String, Storage> onDevice = live.computeIfAbsent(event.device(), d -> new HashMap<>());
+            if (event.device() != lastDevice) {
+                lastDevice = event.device();
+                onDevice = live.computeIfAbsent(lastDevice, d -> new HashMap<>());
+            }
             String storage = event.pairingKey();
             if (event.action() == MemoryAction.ALLOC) {
-                Storage existing = onDevice.get(storage);
+                // One lookup: a new storage is entered at once (an existing one is kept as it is).
+                Storage existing = onDevice.putIfAbsent(storage, new Storage(event.bytes(), event.tensorId()));
                 if (existing == null) {
-                    onDevice.put(storage, new Storage(event.bytes(), event.tensorId()));
                     liveCount++;
                 } else if (existing.bytes != event.bytes()) {
-                    error("allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
+                    error(found, "allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
                             + "` has conflicting allocation sizes");
                 } else if (!existing.addTensor(event.tensorId())) {
-                    error("duplicate_allocation", "tensor `" + event.tensorId()
+                    error(found, "duplicate_allocation", "tensor `" + event.tensorId()
                             + "` repeated an allocation for storage `"
                             + storage + "` on `" + event.device() + "`");
                 }
             } else {
                 Storage existing = onDevice.remove(storage);
                 if (existing == null) {
-                    error("unpaired_free",
+                    error(found, "unpaired_free",
                             "storage `" + storage + "` on `" + event.device() + "` was freed while not live");
                 } else {
                     liveCount--;
                     if (existing.bytes != event.bytes()) {
-                        error("allocation_size_mismatch", "storage `" + storage + "` allocated " + existing.bytes
-                                + " bytes but freed " + event.bytes());
+                        error(found, "allocation_size_mismatch", "storage `" + storage + "` allocated "
+                                + existing.bytes + " bytes but freed " + event.bytes());
                     }
                 }
             }
         }
-        return liveCount;
+        return new StorageCheck(liveCount, found);
     }
 
     /** A live storage: its bytes and the tensor ids allocated over it (a set only once it has aliases). */
@@ -443,6 +462,35 @@ final class CaptureHealthRules {
         if (absent) {
             warning(code, message);
         }
+    }
+
+    /** What the storage replay found: the storages live at the end and its issues, in order. */
+    private record StorageCheck(long live, List<HealthIssue> issues) {
+    }
+
+    /** Runs a check on a thread of its own (a daemon: it never keeps the JVM alive). */
+    private static void start(Runnable check) {
+        Thread thread = new Thread(check, "health-check");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
+    private static void error(List<HealthIssue> found, String code, String message) {
+        found.add(new HealthIssue(HealthSeverity.ERROR, code, message));
     }
 
     private void error(String code, String message) {

@@ -200,8 +200,7 @@ public final class HealthAnalyzer {
      * appends duplicate-allocation and unpaired-free errors and returns how many stay live.
      */
     private static long checkAllocations(List<MemoryEvent> memory, List<HealthIssue> issues) {
-        MemoryEvent[] ordered = memory.toArray(new MemoryEvent[0]);
-        Arrays.sort(ordered, (a, b) -> Long.compare(a.timestampNs(), b.timestampNs()));
+        MemoryEvent[] ordered = MemoryEvent.inTimeOrder(memory);
         Map<String, Set<String>> live = new HashMap<>();
         long liveCount = 0;
         for (MemoryEvent event : ordered) {

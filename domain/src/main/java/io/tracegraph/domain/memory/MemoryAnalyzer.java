@@ -10,7 +10,6 @@ import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TraceDocument;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -40,8 +39,7 @@ public final class MemoryAnalyzer {
         if (doc.memory().isEmpty()) {
             return new MemoryAnalysis(MemoryProfile.EMPTY, List.of());
         }
-        MemoryEvent[] events = doc.memory().toArray(new MemoryEvent[0]);
-        Arrays.sort(events, Comparator.comparingLong(MemoryEvent::timestampNs));
+        MemoryEvent[] events = MemoryEvent.inTimeOrder(doc.memory());
 
         Map<String, Long> capacity = new HashMap<>();
         for (DeviceMemoryEvent checkpoint : doc.deviceMemory()) {
@@ -71,22 +69,27 @@ public final class MemoryAnalyzer {
         boolean backwardSeen = false;
         long autogradRetained = 0;
 
+        // The device of the previous record and its state: records come in runs on one device.
+        String lastDevice = null;
+        DeviceState dev = null;
         for (int i = 0; i < events.length; i++) {
             MemoryEvent e = events[i];
-            DeviceState dev = devices.computeIfAbsent(e.device(), d -> new DeviceState());
-            if (isAlias(e, live)) {
-                // Another tensor id over a live storage (trace/7): no new bytes, no new allocation.
-                apply(e, dev, live);
-            } else if (e.action() == MemoryAction.ALLOC) {
+            if (e.device() != lastDevice) {
+                lastDevice = e.device();
+                dev = devices.computeIfAbsent(lastDevice, d -> new DeviceState(capacity.get(d)));
+            }
+            // An alias is another tensor id over a live storage (trace/7): no new bytes, no new allocation.
+            boolean alias = isAlias(e, live);
+            if (!alias && e.action() == MemoryAction.ALLOC) {
                 allocCount++;
                 dev.allocs++;
                 totalAlloc = Saturating.add(totalAlloc, e.bytes());
-            } else {
+            } else if (!alias) {
                 freeCount++;
                 dev.frees++;
             }
-            apply(e, dev, live);
-            Long cap = capacity.get(e.device());
+            apply(e, alias, dev, live);
+            Long cap = dev.capacity;
             long freeBytes = cap == null ? 0 : Saturating.sub(cap, dev.live);
             timeline.append(e.timestampNs(), e.device(), dev.live, freeBytes, dev.categories);
             if (dev.live > dev.peak) {
@@ -120,9 +123,15 @@ public final class MemoryAnalyzer {
     private static List<LiveAllocation> liveAt(MemoryEvent[] events, int last) {
         Map<String, DeviceState> devices = new HashMap<>();
         Live live = new Live();
+        String lastDevice = null;
+        DeviceState dev = null;
         for (int i = 0; i <= last; i++) {
             MemoryEvent e = events[i];
-            apply(e, devices.computeIfAbsent(e.device(), d -> new DeviceState()), live);
+            if (e.device() != lastDevice) {
+                lastDevice = e.device();
+                dev = devices.computeIfAbsent(lastDevice, d -> new DeviceState(null));
+            }
+            apply(e, isAlias(e, live), dev, live);
         }
         List<LiveAllocation> result = live.all();
         result.sort(BREAKDOWN_ORDER);
@@ -135,12 +144,13 @@ public final class MemoryAnalyzer {
                 && live.on(e.device()).containsKey(e.storageId());
     }
 
-    private static void apply(MemoryEvent e, DeviceState dev, Live live) {
-        Map<String, MemoryEvent> onDevice = live.on(e.device());
-        String key = e.pairingKey();
-        if (isAlias(e, live)) {
+    /** Applies one record; {@code alias} is {@link #isAlias} of it, found out by the caller. */
+    private static void apply(MemoryEvent e, boolean alias, DeviceState dev, Live live) {
+        if (alias) {
             return;
         }
+        Map<String, MemoryEvent> onDevice = live.on(e.device());
+        String key = e.pairingKey();
         if (e.action() == MemoryAction.ALLOC) {
             dev.live = Saturating.add(dev.live, e.bytes());
             int c = e.category().ordinal();
@@ -161,12 +171,18 @@ public final class MemoryAnalyzer {
     }
 
     private static final class DeviceState {
+        /** The device's capacity as its checkpoints show it, if they do. */
+        final Long capacity;
         long live;
         final long[] categories = CategoryBytes.absentArray();
         long peak;
         long peakTs;
         long allocs;
         long frees;
+
+        DeviceState(Long capacity) {
+            this.capacity = capacity;
+        }
     }
 
     /** Live allocations by device, then tensor id (decision D3), without a key object per lookup. */

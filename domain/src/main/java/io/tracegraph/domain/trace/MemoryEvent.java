@@ -1,5 +1,8 @@
 package io.tracegraph.domain.trace;
 
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -41,5 +44,20 @@ public record MemoryEvent(
     /** What allocations pair by on a device: the storage id when there is one, else the tensor id. */
     public String pairingKey() {
         return storageId != null ? storageId : tensorId;
+    }
+
+    /**
+     * The records in timestamp order, file order breaking ties (a stable sort); a list already in
+     * that order, as producers write it, is only copied (one pass instead of a sort).
+     */
+    public static MemoryEvent[] inTimeOrder(List<MemoryEvent> events) {
+        MemoryEvent[] ordered = events.toArray(new MemoryEvent[0]);
+        for (int i = 1; i < ordered.length; i++) {
+            if (ordered[i].timestampNs < ordered[i - 1].timestampNs) {
+                Arrays.sort(ordered, Comparator.comparingLong(MemoryEvent::timestampNs));
+                break;
+            }
+        }
+        return ordered;
     }
 }
