@@ -319,16 +319,28 @@ final class PlainElementWriter {
         len = end;
     }
 
-    /** How many decimal digits a non-negative value has. */
-    private static int digits(long value) {
-        long limit = 10;
-        for (int n = 1; n < 19; n++) {
-            if (value < limit) {
-                return n;
-            }
-            limit *= 10;
+    /** 10^0 .. 10^18. */
+    private static final long[] POWERS_OF_TEN = new long[19];
+
+    static {
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
         }
-        return 19;
+    }
+
+    /**
+     * How many decimal digits a non-negative value has: from its bit length (log10 2 ~ 1233/4096
+     * gives the count or one less), corrected by one comparison, instead of a loop of up to 19
+     * multiplications for every number written (most of a graph's JSON is numbers).
+     */
+    static int digits(long value) {
+        if (value < 10) {
+            return 1;
+        }
+        int bits = 64 - Long.numberOfLeadingZeros(value);
+        int guess = (bits * 1233) >>> 12;
+        return value >= POWERS_OF_TEN[guess] ? guess + 1 : guess;
     }
 
     @SuppressWarnings("deprecation") // the fastest copy of ASCII text into bytes; plain() ensured ASCII
