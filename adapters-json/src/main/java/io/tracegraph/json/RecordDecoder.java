@@ -782,7 +782,8 @@ final class RecordDecoder {
                 case "manifest_sha256": mark(1, path); sha = string(path); break;
                 case "expected":
                     mark(2, path);
-                    expected = objects(path, this::expectedGradient);
+                    ExpectedPaths paths = new ExpectedPaths(path + ".root", path + ".key", path + ".family");
+                    expected = objects(path, element -> expectedGradient(element, paths));
                     break;
                 case "families":
                     mark(3, path);
@@ -797,22 +798,28 @@ final class RecordDecoder {
                 required(families, member + ".families"));
     }
 
-    private ExpectedGradient expectedGradient(String member) throws IOException {
+    /**
+     * The paths of an expected gradient's members, built once for the whole array: a manifest lists
+     * every gradient of the model (100k and more), and building them per element cost more than
+     * reading the elements.
+     */
+    private record ExpectedPaths(String root, String key, String family) {}
+
+    private ExpectedGradient expectedGradient(String member, ExpectedPaths paths) throws IOException {
         String root = null;
         String key = null;
         String family = null;
         String field;
         while ((field = nextField()) != null) {
-            String path = member + "." + field;
             switch (field) {
-                case "root": mark(1, path); root = string(path); break;
-                case "key": mark(2, path); key = string(path); break;
-                case "family": mark(3, path); family = string(path); break;
-                default: skip(path);
+                case "root": mark(1, paths.root()); root = string(paths.root()); break;
+                case "key": mark(2, paths.key()); key = string(paths.key()); break;
+                case "family": mark(3, paths.family()); family = string(paths.family()); break;
+                default: skip(member + "." + field);
             }
         }
-        return new ExpectedGradient(required(root, member + ".root"), required(key, member + ".key"),
-                required(family, member + ".family"));
+        return new ExpectedGradient(required(root, paths.root()), required(key, paths.key()),
+                required(family, paths.family()));
     }
 
     private GradientFamily gradientFamily(String member) throws IOException {

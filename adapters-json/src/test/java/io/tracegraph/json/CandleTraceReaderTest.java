@@ -466,6 +466,23 @@ class CandleTraceReaderTest {
     }
 
     @Test
+    void anExpectedGradientsMembersAreNamedInItsErrors() {
+        String contract = CONTRACT.replace("}", ",\"gradients\":\"complete\",\"gradient_contract\":{\"manifest_sha256\":"
+                + "\"sha256:00\",\"expected\":[{\"root\":\"vb\",\"key\":\"w\",\"family\":\"f\"},EXPECTED],\"families\":[{\"family\":\"f\","
+                + "\"expectation\":\"active\",\"min_present\":1}]}}");
+        String path = "`capture_contract.gradient_contract.expected.";
+        assertThat(rejection(replaced(trace(9), 0, meta(9, contract.replace("EXPECTED", "{\"root\":\"vb\",\"family\":\"f\"}")))))
+                .isEqualTo("t.jsonl:1: meta record is missing required member " + path + "key`");
+        assertThat(rejection(replaced(trace(9), 0, meta(9, contract.replace("EXPECTED",
+                "{\"root\":\"vb\",\"key\":\"w\",\"family\":\"f\",\"family\":\"g\"}")))))
+                .isEqualTo("t.jsonl:1: duplicate member " + path + "family`");
+        assertThat(rejection(replaced(trace(9), 0, meta(9, contract.replace("EXPECTED", "{\"root\":1,\"key\":\"w\",\"family\":\"f\"}")))))
+                .startsWith("t.jsonl:1: member " + path + "root`");
+        assertThat(read(replaced(trace(9), 0, meta(9, contract.replace("EXPECTED", "{\"root\":\"vb\",\"key\":\"x\",\"family\":\"f\","
+                + "\"note\":\"ignored\"}")))).run().captureContract().gradientContract().expected()).hasSize(2);
+    }
+
+    @Test
     void tensorStatsShapeProductMustBeTheElementCount() {
         assertThat(rejection(trace(10, STATS.replace("\"elements\":6", "\"elements\":5"))))
                 .isEqualTo("t.jsonl:3: member `elements`: tensor_stats shape [2, 3] holds 6 elements, not 5");
