@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LauncherJitIT {
     private static final Path LAUNCHER = Path.of("..", "tracegraph").toAbsolutePath().normalize();
     private static final String C1 = "-XX:TieredStopAtLevel=1";
+    private static final String NO_TRAPS = "-XX:PerMethodTrapLimit=0";
 
     @TempDir
     Path dir;
@@ -48,6 +49,17 @@ class LauncherJitIT {
                 .doesNotContain(C1);
         assertThat(options(Map.of(), "import", small.toString(), "--format", "json")).doesNotContain(C1);
         assertThat(options(Map.of(), "query", small.toString(), "--kind", "slowest")).doesNotContain(C1);
+    }
+
+    @Test
+    void buildingFromJsonlCompilesWithoutSpeculativeTraps() throws Exception {
+        assertThat(options(Map.of(), "build", small.toString())).contains(NO_TRAPS).doesNotContain(C1);
+        assertThat(options(Map.of(), "check", small.toString())).contains(NO_TRAPS);
+        Path torch = Files.writeString(dir.resolve("trace.pt.trace.json"), "{}\n");
+        assertThat(options(Map.of(), "build", torch.toString())).doesNotContain(NO_TRAPS);
+        assertThat(options(Map.of(), "import", small.toString())).doesNotContain(NO_TRAPS);
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "tiered"), "build", small.toString())).doesNotContain(NO_TRAPS);
+        assertThat(options(Map.of("TRACEGRAPH_JIT", "c1"), "build", small.toString())).contains(C1).doesNotContain(NO_TRAPS);
     }
 
     @Test
