@@ -52,12 +52,13 @@ class LauncherJitIT {
     }
 
     @Test
-    void buildingFromJsonlCompilesWithoutSpeculativeTraps() throws Exception {
+    void readingJsonlCompilesWithoutSpeculativeTraps() throws Exception {
         assertThat(options(Map.of(), "build", small.toString())).contains(NO_TRAPS).doesNotContain(C1);
         assertThat(options(Map.of(), "check", small.toString())).contains(NO_TRAPS);
         Path torch = Files.writeString(dir.resolve("trace.pt.trace.json"), "{}\n");
         assertThat(options(Map.of(), "build", torch.toString())).doesNotContain(NO_TRAPS);
-        assertThat(options(Map.of(), "import", small.toString())).doesNotContain(NO_TRAPS);
+        assertThat(options(Map.of(), "import", small.toString())).contains(NO_TRAPS);
+        assertThat(options(Map.of(), "import", dir.toString())).as("a directory").doesNotContain(NO_TRAPS);
         assertThat(options(Map.of("TRACEGRAPH_JIT", "tiered"), "build", small.toString())).doesNotContain(NO_TRAPS);
         assertThat(options(Map.of("TRACEGRAPH_JIT", "c1"), "build", small.toString())).contains(C1).doesNotContain(NO_TRAPS);
     }
