@@ -21,6 +21,7 @@ import io.tracegraph.domain.run.ImportLogEntry;
 import io.tracegraph.domain.run.KnownContent;
 import io.tracegraph.domain.run.RunToStore;
 import io.tracegraph.domain.run.StoreResult;
+import io.tracegraph.domain.task.Tasks;
 import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.RunOutcome;
 import io.tracegraph.domain.trace.TensorStats;
@@ -343,7 +344,7 @@ final class JdbiRunStore implements RunStore {
                 + "activation_bytes, gradient_bytes, optimizer_bytes, other_bytes, parameter_bytes", packs.timeline);
         try (CopyRows rows = CopyRows.open(copy, "breakdown_packs", "run_key, allocations, tensor_ids, span_ids, "
                 + "op_names, bytes, shapes, dtypes, devices, categories, storage_ids")) {
-            RunPacks.Pack breakdown = Reads.join(packs.breakdown);
+            RunPacks.Pack breakdown = Tasks.join(packs.breakdown);
             rows.int8(key).int4(breakdown.count());
             for (byte[] column : breakdown.columns()) {
                 rows.bytea(column);
@@ -351,7 +352,7 @@ final class JdbiRunStore implements RunStore {
             if (packs.storageIds == null) {
                 rows.nul();
             } else {
-                rows.bytea(Reads.join(packs.storageIds));
+                rows.bytea(Tasks.join(packs.storageIds));
             }
             rows.endRow();
             rows.finish();
@@ -359,26 +360,26 @@ final class JdbiRunStore implements RunStore {
         try (CopyRows rows = CopyRows.open(copy, "path_packs", "run_key, paths, hashes, kinds, counts, self_times_ns, "
                 + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests, device_self_times_ns, "
                 + "device_total_times_ns, device_digests")) {
-            RunPacks.Pack paths = Reads.join(packs.paths);
+            RunPacks.Pack paths = Tasks.join(packs.paths);
             List<byte[]> c = paths.columns();
             rows.int8(key).int4(paths.count()).int8Array(packs.pathHashes);
             for (byte[] column : c) {
                 rows.bytea(column);
             }
-            rows.textArray(packs.pathTexts).bytea(Reads.join(packs.pathDigests));
+            rows.textArray(packs.pathTexts).bytea(Tasks.join(packs.pathDigests));
             if (packs.pathDeviceTimes == null) {
                 rows.nul().nul().nul();
             } else {
-                for (byte[] column : Reads.join(packs.pathDeviceTimes).columns()) {
+                for (byte[] column : Tasks.join(packs.pathDeviceTimes).columns()) {
                     rows.bytea(column);
                 }
-                rows.bytea(Reads.join(packs.pathDeviceDigests));
+                rows.bytea(Tasks.join(packs.pathDeviceDigests));
             }
             rows.endRow();
             rows.finish();
         }
         if (packs.deviceTimes != null) {
-            RunPacks.DevicePack device = Reads.join(packs.deviceTimes);
+            RunPacks.DevicePack device = Tasks.join(packs.deviceTimes);
             try (CopyRows rows = CopyRows.open(copy, "device_time_packs", "run_key, nodes, devices, self_times_ns, "
                     + "total_times_ns")) {
                 rows.int8(key).int4(device.nodes()).textArray(device.devices()).byteaArray(device.selfTimes())
@@ -391,7 +392,7 @@ final class JdbiRunStore implements RunStore {
 
     private static void writePack(CopyManager copy, long key, String table, String columns,
             CompletableFuture<RunPacks.Pack> packed) throws SQLException {
-        RunPacks.Pack pack = Reads.join(packed);
+        RunPacks.Pack pack = Tasks.join(packed);
         try (CopyRows rows = CopyRows.open(copy, table, "run_key, " + columns)) {
             rows.int8(key).int4(pack.count());
             for (byte[] column : pack.columns()) {

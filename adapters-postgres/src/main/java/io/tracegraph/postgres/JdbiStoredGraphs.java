@@ -1,9 +1,9 @@
 package io.tracegraph.postgres;
 
+import static io.tracegraph.domain.task.Tasks.join;
 import static io.tracegraph.postgres.Reads.DAEMON;
 import static io.tracegraph.postgres.Reads.call;
 import static io.tracegraph.postgres.Reads.gone;
-import static io.tracegraph.postgres.Reads.join;
 import static io.tracegraph.postgres.RunRows.FETCH_SIZE;
 import static io.tracegraph.postgres.RunRows.category;
 import static io.tracegraph.postgres.RunRows.devices;

@@ -1,5 +1,7 @@
 package io.tracegraph.postgres;
 
+import static io.tracegraph.domain.task.Tasks.join;
+
 import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.ExecutionGraph;
@@ -220,7 +222,7 @@ final class RunPacks {
         }
 
         // The paths: rank by hash, each node's path rank, each path's depth (that of its first node).
-        List<PathStats> stats = Reads.join(aggregated);
+        List<PathStats> stats = join(aggregated);
         int p = stats.size();
         long[] hashes = new long[p];
         for (int i = 0; i < p; i++) {

@@ -1,5 +1,7 @@
 package io.tracegraph.json.pytorch;
 
+import static io.tracegraph.domain.task.Tasks.join;
+
 import io.tracegraph.domain.trace.TraceOrigin;
 import io.tracegraph.domain.trace.CaptureNote;
 import io.tracegraph.domain.trace.DeviceInterval;
@@ -144,7 +146,7 @@ final class TorchDocument {
 
         String[] names = normalizedNames();
         String[] deviceOfOp = deviceOfOps();
-        long[] allocatedDuring = TorchTrace.join(allocated);
+        long[] allocatedDuring = join(allocated);
 
         // Pre-order: the root, then its children (gap pieces and steps) by start.
         addSpan(-1, ROOT_NAME, SpanKind.FUNCTION, true, tree.rootStart, tree.rootEnd - tree.rootStart, null);
@@ -169,7 +171,7 @@ final class TorchDocument {
         // The memory events and the device intervals only read what the walk made: side by side.
         CompletableFuture<List<MemoryEvent>> memoryMapped = CompletableFuture.supplyAsync(() -> memoryEvents(names));
         List<DeviceInterval> intervals = deviceIntervals();
-        List<MemoryEvent> memory = TorchTrace.join(memoryMapped);
+        List<MemoryEvent> memory = join(memoryMapped);
         RunMeta run = runMeta(runIdFallback);
         TraceOrigin origin = new TraceOrigin(EnumSet.of(Evidence.OPERATIONS, Evidence.MEMORY), true, notes());
         return new TraceDocument(SCHEMA, run, spans, ops, List.of(), memory, List.of(), List.of(), List.of(),

@@ -1,8 +1,9 @@
 package io.tracegraph.json.pytorch;
 
+import static io.tracegraph.domain.task.Tasks.join;
+
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * A PyTorch profiler trace as read and assembled, before it becomes tracegraph's model: the events,
@@ -59,21 +60,6 @@ final class TorchTrace {
                     events.durationPairEvents);
         }
         return new TorchTrace(events, tree, launches, memory, findings, platform(events));
-    }
-
-    /** The result of a task of the reader's, its own exception unwrapped. */
-    static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     /** The GPU platform, from the runtime's names and the trace's version members. */

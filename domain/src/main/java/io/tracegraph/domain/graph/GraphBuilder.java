@@ -1,5 +1,7 @@
 package io.tracegraph.domain.graph;
 
+import static io.tracegraph.domain.task.Tasks.join;
+
 import io.tracegraph.domain.health.HealthAnalyzer;
 import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.memory.LiveAllocation;
@@ -22,7 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -505,20 +506,6 @@ public final class GraphBuilder {
             a[k++] = left[i++];
         }
         // The rest of the second half is in place already.
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     private enum Origin {

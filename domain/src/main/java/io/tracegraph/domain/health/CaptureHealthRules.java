@@ -1,5 +1,7 @@
 package io.tracegraph.domain.health;
 
+import static io.tracegraph.domain.task.Tasks.join;
+
 import io.tracegraph.domain.trace.CaptureContract;
 import io.tracegraph.domain.trace.DataEdgeEvent;
 import io.tracegraph.domain.trace.DeviceInterval;
@@ -25,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The health checks of traces with a terminal record (candle-graph trace/7 to /10), in the
@@ -473,20 +474,6 @@ final class CaptureHealthRules {
         Thread thread = new Thread(check, "health-check");
         thread.setDaemon(true);
         thread.start();
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     private static void error(List<HealthIssue> found, String code, String message) {
