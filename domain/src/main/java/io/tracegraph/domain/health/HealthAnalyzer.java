@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The structural health checks of spec section 3, in the original's order, in linear time. A
@@ -287,21 +288,32 @@ public final class HealthAnalyzer {
 
         /** The original's walk, for the rare span that lost its id to a later duplicate. */
         static boolean naiveWalk(SpanRecord span, List<SpanRecord> spans, Map<String, Integer> index) {
-            Set<String> seen = new HashSet<>();
-            seen.add(span.id());
-            String parent = span.parentId();
-            while (parent != null) {
-                if (!seen.add(parent)) {
-                    return true;
-                }
-                Integer next = index.get(parent);
-                if (next == null) {
-                    return false;
-                }
-                parent = spans.get(next).parentId();
-            }
-            return false;
+            return parentWalkRevisits(span, id -> {
+                Integer at = index.get(id);
+                return at == null ? null : spans.get(at);
+            });
         }
+    }
+
+    /**
+     * The original's walk up the parent links from {@code span}, one id at a time ({@code spanOf}:
+     * the span holding an id, or {@code null}): whether it revisits an id.
+     */
+    static boolean parentWalkRevisits(SpanRecord span, Function<String, SpanRecord> spanOf) {
+        Set<String> seen = new HashSet<>();
+        seen.add(span.id());
+        String parent = span.parentId();
+        while (parent != null) {
+            if (!seen.add(parent)) {
+                return true;
+            }
+            SpanRecord next = spanOf.apply(parent);
+            if (next == null) {
+                return false;
+            }
+            parent = next.parentId();
+        }
+        return false;
     }
 
     /**
@@ -323,7 +335,7 @@ public final class HealthAnalyzer {
 
         boolean reachesCycle(SpanRecord span) {
             if (byId.get(span.id()) != span) {
-                return naiveWalk(span);
+                return parentWalkRevisits(span, byId::get);
             }
             return resolve(span.id());
         }
@@ -371,24 +383,6 @@ public final class HealthAnalyzer {
                 reaches.put(id, result);
             }
             return result;
-        }
-
-        /** The original's walk, for the rare span that lost its id to a later duplicate. */
-        private boolean naiveWalk(SpanRecord span) {
-            Set<String> seen = new HashSet<>();
-            seen.add(span.id());
-            String parent = span.parentId();
-            while (parent != null) {
-                if (!seen.add(parent)) {
-                    return true;
-                }
-                SpanRecord next = byId.get(parent);
-                if (next == null) {
-                    return false;
-                }
-                parent = next.parentId();
-            }
-            return false;
         }
     }
 }
