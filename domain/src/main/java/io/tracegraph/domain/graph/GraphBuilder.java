@@ -483,7 +483,10 @@ public final class GraphBuilder {
      * the halves are merged, ties taken from the first half. ({@link Arrays#parallelSort} sorts on
      * one thread where the common pool has one worker, as on a machine with two cores.) The
      * calling thread builds the nodes meanwhile: three threads, so the cores stay busy until
-     * the last one finishes.
+     * the last one finishes. The first half is sorted on a thread of its own, not in the common
+     * pool: this sort itself runs on that pool's only worker (two cores), where a task submitted
+     * to it waited for this one, so both halves were sorted one after the other while the
+     * calling thread, done with the nodes, waited for the edges (JFR: one core idle for ~2 s).
      */
     private static void sortStably(Candidate[] a) {
         int n = a.length;
@@ -493,7 +496,12 @@ public final class GraphBuilder {
         }
         int mid = n >>> 1;
         Candidate[] left = Arrays.copyOfRange(a, 0, mid);
-        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER));
+        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER),
+                task -> {
+                    Thread thread = new Thread(task, "edge-sort");
+                    thread.setDaemon(true);
+                    thread.start();
+                });
         Arrays.sort(a, mid, n, Candidate.ORDER);
         join(sorting);
         int i = 0;
@@ -567,8 +575,17 @@ public final class GraphBuilder {
                 if (x1 != y1) {
                     return Long.compareUnsigned(x1, y1);
                 }
-                if (x2 != y2 && x2 != NO_KEY && y2 != NO_KEY) {
-                    return Long.compareUnsigned(x2, y2);
+                if (x2 != NO_KEY && y2 != NO_KEY) {
+                    if (x2 != y2) {
+                        return Long.compareUnsigned(x2, y2);
+                    }
+                    // All sixteen (zero-padded) characters agree: two ids that short are equal up
+                    // to the shorter one's end, so the shorter sorts first (no string to scan).
+                    int xn = x.length();
+                    int yn = y.length();
+                    if (xn <= 16 && yn <= 16) {
+                        return Integer.compare(xn, yn);
+                    }
                 }
             }
             return compare(x, y, a.plain() && b.plain());
