@@ -534,12 +534,16 @@ public final class GraphBuilder {
          * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
+            int c = a.fromLength >= 0 && b.fromLength >= 0
+                    ? compareShort(a.fromKey, a.fromKey2, a.fromLength, b.fromKey, b.fromKey2, b.fromLength)
+                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
             if (c != 0) {
                 return c;
             }
-            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
-            return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
+            c = a.toLength >= 0 && b.toLength >= 0
+                    ? compareShort(a.toKey, a.toKey2, a.toLength, b.toKey, b.toKey2, b.toLength)
+                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
+            return c != 0 ? c : a.kind - b.kind;
         };
         private static final byte UNKNOWN = 0;
         private static final byte PLAIN = 1;
@@ -555,6 +559,14 @@ public final class GraphBuilder {
         final long fromKey2;
         final long toKey;
         final long toKey2;
+        /**
+         * The id's length when its two keys hold all of it (at most sixteen characters, all below
+         * U+0100), else -1; and the edge kind's ordinal. Kept here so that comparing two such ids,
+         * as almost all are, reads nothing but the two candidates.
+         */
+        private final byte fromLength;
+        private final byte toLength;
+        private final byte kind;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
@@ -563,6 +575,28 @@ public final class GraphBuilder {
             this.fromKey2 = prefixKey(edge.from(), 8);
             this.toKey = prefixKey(edge.to(), 0);
             this.toKey2 = prefixKey(edge.to(), 8);
+            this.fromLength = shortLength(edge.from(), fromKey, fromKey2);
+            this.toLength = shortLength(edge.to(), toKey, toKey2);
+            this.kind = (byte) edge.kind().ordinal();
+        }
+
+        private static byte shortLength(String id, long key, long key2) {
+            return id.length() <= 16 && key != NO_KEY && key2 != NO_KEY ? (byte) id.length() : -1;
+        }
+
+        /**
+         * Two ids held whole by their keys: the zero-padded characters, then the length (U+0000 is
+         * the least character, so where the padded characters agree the shorter id is a prefix of
+         * the other, and sorts first). Code point order, as {@link CodePointOrder} gives it.
+         */
+        private static int compareShort(long x1, long x2, int xn, long y1, long y2, int yn) {
+            if (x1 != y1) {
+                return Long.compareUnsigned(x1, y1);
+            }
+            if (x2 != y2) {
+                return Long.compareUnsigned(x2, y2);
+            }
+            return xn - yn;
         }
 
         /**
@@ -575,17 +609,8 @@ public final class GraphBuilder {
                 if (x1 != y1) {
                     return Long.compareUnsigned(x1, y1);
                 }
-                if (x2 != NO_KEY && y2 != NO_KEY) {
-                    if (x2 != y2) {
-                        return Long.compareUnsigned(x2, y2);
-                    }
-                    // All sixteen (zero-padded) characters agree: two ids that short are equal up
-                    // to the shorter one's end, so the shorter sorts first (no string to scan).
-                    int xn = x.length();
-                    int yn = y.length();
-                    if (xn <= 16 && yn <= 16) {
-                        return Integer.compare(xn, yn);
-                    }
+                if (x2 != y2 && x2 != NO_KEY && y2 != NO_KEY) {
+                    return Long.compareUnsigned(x2, y2);
                 }
             }
             return compare(x, y, a.plain() && b.plain());
