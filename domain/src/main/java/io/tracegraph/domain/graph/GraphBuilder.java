@@ -111,6 +111,9 @@ public final class GraphBuilder {
         }
         indexing.runIfUnclaimed();
         GraphBuilder builder = join(indexing.result);
+        // The edges need neither the memory analysis nor the nodes: gathered and sorted from now
+        // on, beside the end of the memory analysis and then beside the node building.
+        builder.startEdges();
         MemoryAnalysis analysis = join(memory);
         ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
@@ -153,8 +156,20 @@ public final class GraphBuilder {
         return tail == n ? queue : Arrays.copyOf(queue, tail);
     }
 
-    private ExecutionGraph build(MemoryAnalysis memory) {
+    private long[] opTotal;
+    private long[] childSpanTotal;
+    private long[] total;
+    private String[] opNodeIds;
+    private int[] opAsSpan;
+    private CompletableFuture<List<GraphEdge>> edgesBuilt;
 
+    /**
+     * The span times and op node ids (what the edges need), then the edges on a thread of their
+     * own: started as soon as the trace is known to get a graph, while the memory analysis may
+     * still run, so that no core waits for the other (JFR of a 1M-op build: the main thread
+     * idle for the memory analysis, then the nodes built before the edges were started).
+     */
+    private void startEdges() {
         // Effective durations (spec 5.2 step 3) and the children totals of self times (step 6):
         // a span's children are its child spans (at their effective duration) and its ops.
         long[] opTotal = new long[n];
@@ -173,6 +188,9 @@ public final class GraphBuilder {
                 childSpanTotal[parent[i]] = Saturating.add(childSpanTotal[parent[i]], total[i]);
             }
         }
+        this.opTotal = opTotal;
+        this.childSpanTotal = childSpanTotal;
+        this.total = total;
 
         // Op node ids (spec 5.2 step 4). The original keys per-node metrics and children totals by
         // node id, so a span whose id equals an op node id shares them with that op node: opAsSpan.
@@ -188,6 +206,21 @@ public final class GraphBuilder {
             Integer sameId = spanIdsLookLikeOpIds ? spanIndex.get(opNodeIds[j]) : null;
             opAsSpan[j] = sameId == null ? -1 : sameId;
         }
+        this.opNodeIds = opNodeIds;
+        this.opAsSpan = opAsSpan;
+        this.edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds), task -> {
+            Thread thread = new Thread(task, "graph-edges");
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    private ExecutionGraph build(MemoryAnalysis memory) {
+        long[] opTotal = this.opTotal;
+        long[] childSpanTotal = this.childSpanTotal;
+        long[] total = this.total;
+        String[] opNodeIds = this.opNodeIds;
+        int[] opAsSpan = this.opAsSpan;
 
         // Per-node memory metrics (spec 4.3) and residual bytes (D2). hasOpBytes: the span's metric
         // entry exists before the roll-up (an op of it, or the op node sharing its id, has bytes).
@@ -234,9 +267,6 @@ public final class GraphBuilder {
                 residual[p] = Saturating.add(residual[p], residual[i]);
             }
         }
-
-        // The edges need only ids, parents and total times: gathered and sorted beside the rest.
-        CompletableFuture<List<GraphEdge>> edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds));
 
         DeviceTimes deviceTimes = DeviceTimes.of(doc, spanIndex, opNodeIds, parent, order, opSpan);
 
