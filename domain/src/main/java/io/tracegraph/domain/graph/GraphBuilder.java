@@ -343,7 +343,8 @@ public final class GraphBuilder {
                 ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(),
                         run.captureContract(), run.comparisonIdentity())
                 : null;
-        List<GraphEdge> edges = join(edgesBuilt);
+        // Not joined here: the graph is handed over while its edges may still be sorting.
+        List<GraphEdge> edges = new PendingList<>(edgesBuilt.thenApply(List::copyOf));
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
