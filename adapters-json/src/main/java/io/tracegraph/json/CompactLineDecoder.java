@@ -134,6 +134,12 @@ final class CompactLineDecoder {
     /** The hash of each cached string (its {@link String#hashCode()}): most misses are told by it alone. */
     private final int[] textHashes = new int[1 << 14];
     private final Map<Shape, Shape> shapes = new HashMap<>();
+    /**
+     * The last shape seen per hash of its dimensions (direct-mapped, before the pool): a shape
+     * found here is returned without a {@code Shape} or array allocated and hashed again; most
+     * records repeat a handful of shapes.
+     */
+    private final Shape[] recentShapes = new Shape[1 << 10];
     private long[] dims = new long[8];
     private final String[] pair = new String[2];
     private byte[] b;
@@ -659,6 +665,7 @@ final class CompactLineDecoder {
             return Shape.SCALAR;
         }
         int n = 0;
+        int hash = 1;
         while (true) {
             long d = u63();
             if (d < 0) {
@@ -668,6 +675,7 @@ final class CompactLineDecoder {
                 dims = Arrays.copyOf(dims, n * 2);
             }
             dims[n++] = d;
+            hash = 31 * hash + Long.hashCode(d);
             byte c = b[pos++];
             if (c == ']') {
                 break;
@@ -676,15 +684,33 @@ final class CompactLineDecoder {
                 return null;
             }
         }
+        int slot = (hash ^ (hash >>> 16)) & (recentShapes.length - 1);
+        Shape recent = recentShapes[slot];
+        if (recent != null && sameDims(recent, n)) {
+            return recent;
+        }
         Shape shape = Shape.of(Arrays.copyOf(dims, n));
         Shape known = shapes.putIfAbsent(shape, shape);
         if (known != null) {
-            return known;
-        }
-        if (shapes.size() > POOL_LIMIT) {
+            shape = known;
+        } else if (shapes.size() > POOL_LIMIT) {
             shapes.clear();
         }
+        recentShapes[slot] = shape;
         return shape;
+    }
+
+    /** Whether {@code shape} has the {@code n} dimensions just read. */
+    private boolean sameDims(Shape shape, int n) {
+        if (shape.rank() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (shape.dim(i) != dims[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static byte[] bytes(String s) {

@@ -27,16 +27,22 @@ final class PlainElementWriter {
         len = 0;
     }
 
-    /** What was written so far, as an array of its own; the writer starts again empty (its buffer kept). */
-    byte[] take() {
-        byte[] bytes = java.util.Arrays.copyOf(buf, len);
+    /**
+     * Starts again empty in the given buffer (grown as needed); the one written so far is left to
+     * whoever took it with {@link #buffer()}, so that a chunk's bytes are handed over, not copied.
+     */
+    void start(byte[] buffer) {
+        buf = buffer;
         len = 0;
-        return bytes;
     }
 
-    /** Forgets what was written (after a failure half-way through a chunk, say). */
-    void clear() {
-        len = 0;
+    /** The buffer written so far (its first {@link #length()} bytes). */
+    byte[] buffer() {
+        return buf;
+    }
+
+    int length() {
+        return len;
     }
 
     /** Before a list element: a comma unless it is the first, then a new line at the level. */

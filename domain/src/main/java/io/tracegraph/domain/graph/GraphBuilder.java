@@ -111,6 +111,9 @@ public final class GraphBuilder {
         }
         indexing.runIfUnclaimed();
         GraphBuilder builder = join(indexing.result);
+        // The edges need neither the memory analysis nor the nodes: gathered and sorted from now
+        // on, beside the end of the memory analysis and then beside the node building.
+        builder.startEdges();
         MemoryAnalysis analysis = join(memory);
         ExecutionGraph graph = builder.build(analysis);
         return partial ? new GraphOutcome.Untrusted(health, graph) : new GraphOutcome.Built(graph, health);
@@ -153,8 +156,20 @@ public final class GraphBuilder {
         return tail == n ? queue : Arrays.copyOf(queue, tail);
     }
 
-    private ExecutionGraph build(MemoryAnalysis memory) {
+    private long[] opTotal;
+    private long[] childSpanTotal;
+    private long[] total;
+    private String[] opNodeIds;
+    private int[] opAsSpan;
+    private CompletableFuture<List<GraphEdge>> edgesBuilt;
 
+    /**
+     * The span times and op node ids (what the edges need), then the edges on a thread of their
+     * own: started as soon as the trace is known to get a graph, while the memory analysis may
+     * still run, so that no core waits for the other (JFR of a 1M-op build: the main thread
+     * idle for the memory analysis, then the nodes built before the edges were started).
+     */
+    private void startEdges() {
         // Effective durations (spec 5.2 step 3) and the children totals of self times (step 6):
         // a span's children are its child spans (at their effective duration) and its ops.
         long[] opTotal = new long[n];
@@ -173,6 +188,9 @@ public final class GraphBuilder {
                 childSpanTotal[parent[i]] = Saturating.add(childSpanTotal[parent[i]], total[i]);
             }
         }
+        this.opTotal = opTotal;
+        this.childSpanTotal = childSpanTotal;
+        this.total = total;
 
         // Op node ids (spec 5.2 step 4). The original keys per-node metrics and children totals by
         // node id, so a span whose id equals an op node id shares them with that op node: opAsSpan.
@@ -188,6 +206,21 @@ public final class GraphBuilder {
             Integer sameId = spanIdsLookLikeOpIds ? spanIndex.get(opNodeIds[j]) : null;
             opAsSpan[j] = sameId == null ? -1 : sameId;
         }
+        this.opNodeIds = opNodeIds;
+        this.opAsSpan = opAsSpan;
+        this.edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds), task -> {
+            Thread thread = new Thread(task, "graph-edges");
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    private ExecutionGraph build(MemoryAnalysis memory) {
+        long[] opTotal = this.opTotal;
+        long[] childSpanTotal = this.childSpanTotal;
+        long[] total = this.total;
+        String[] opNodeIds = this.opNodeIds;
+        int[] opAsSpan = this.opAsSpan;
 
         // Per-node memory metrics (spec 4.3) and residual bytes (D2). hasOpBytes: the span's metric
         // entry exists before the roll-up (an op of it, or the op node sharing its id, has bytes).
@@ -234,9 +267,6 @@ public final class GraphBuilder {
                 residual[p] = Saturating.add(residual[p], residual[i]);
             }
         }
-
-        // The edges need only ids, parents and total times: gathered and sorted beside the rest.
-        CompletableFuture<List<GraphEdge>> edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds));
 
         DeviceTimes deviceTimes = DeviceTimes.of(doc, spanIndex, opNodeIds, parent, order, opSpan);
 
@@ -313,7 +343,8 @@ public final class GraphBuilder {
                 ? new Capture(doc.schema(), doc.outcome(), run.measuredRegionDeviceSynchronized(),
                         run.captureContract(), run.comparisonIdentity())
                 : null;
-        List<GraphEdge> edges = join(edgesBuilt);
+        // Not joined here: the graph is handed over while its edges may still be sorting.
+        List<GraphEdge> edges = new PendingList<>(edgesBuilt.thenApply(List::copyOf));
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
@@ -483,7 +514,10 @@ public final class GraphBuilder {
      * the halves are merged, ties taken from the first half. ({@link Arrays#parallelSort} sorts on
      * one thread where the common pool has one worker, as on a machine with two cores.) The
      * calling thread builds the nodes meanwhile: three threads, so the cores stay busy until
-     * the last one finishes.
+     * the last one finishes. The first half is sorted on a thread of its own, not in the common
+     * pool: this sort itself runs on that pool's only worker (two cores), where a task submitted
+     * to it waited for this one, so both halves were sorted one after the other while the
+     * calling thread, done with the nodes, waited for the edges (JFR: one core idle for ~2 s).
      */
     private static void sortStably(Candidate[] a) {
         int n = a.length;
@@ -493,7 +527,12 @@ public final class GraphBuilder {
         }
         int mid = n >>> 1;
         Candidate[] left = Arrays.copyOfRange(a, 0, mid);
-        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER));
+        CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER),
+                task -> {
+                    Thread thread = new Thread(task, "edge-sort");
+                    thread.setDaemon(true);
+                    thread.start();
+                });
         Arrays.sort(a, mid, n, Candidate.ORDER);
         join(sorting);
         int i = 0;
@@ -526,12 +565,16 @@ public final class GraphBuilder {
          * order is code point order and the intrinsic {@link String#compareTo} decides.
          */
         static final Comparator<Candidate> ORDER = (a, b) -> {
-            int c = compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
+            int c = a.fromLength >= 0 && b.fromLength >= 0
+                    ? compareShort(a.fromKey, a.fromKey2, a.fromLength, b.fromKey, b.fromKey2, b.fromLength)
+                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
             if (c != 0) {
                 return c;
             }
-            c = compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
-            return c != 0 ? c : a.edge.kind().compareTo(b.edge.kind());
+            c = a.toLength >= 0 && b.toLength >= 0
+                    ? compareShort(a.toKey, a.toKey2, a.toLength, b.toKey, b.toKey2, b.toLength)
+                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
+            return c != 0 ? c : a.kind - b.kind;
         };
         private static final byte UNKNOWN = 0;
         private static final byte PLAIN = 1;
@@ -547,6 +590,14 @@ public final class GraphBuilder {
         final long fromKey2;
         final long toKey;
         final long toKey2;
+        /**
+         * The id's length when its two keys hold all of it (at most sixteen characters, all below
+         * U+0100), else -1; and the edge kind's ordinal. Kept here so that comparing two such ids,
+         * as almost all are, reads nothing but the two candidates.
+         */
+        private final byte fromLength;
+        private final byte toLength;
+        private final byte kind;
 
         Candidate(GraphEdge edge, Origin origin) {
             this.edge = edge;
@@ -555,6 +606,28 @@ public final class GraphBuilder {
             this.fromKey2 = prefixKey(edge.from(), 8);
             this.toKey = prefixKey(edge.to(), 0);
             this.toKey2 = prefixKey(edge.to(), 8);
+            this.fromLength = shortLength(edge.from(), fromKey, fromKey2);
+            this.toLength = shortLength(edge.to(), toKey, toKey2);
+            this.kind = (byte) edge.kind().ordinal();
+        }
+
+        private static byte shortLength(String id, long key, long key2) {
+            return id.length() <= 16 && key != NO_KEY && key2 != NO_KEY ? (byte) id.length() : -1;
+        }
+
+        /**
+         * Two ids held whole by their keys: the zero-padded characters, then the length (U+0000 is
+         * the least character, so where the padded characters agree the shorter id is a prefix of
+         * the other, and sorts first). Code point order, as {@link CodePointOrder} gives it.
+         */
+        private static int compareShort(long x1, long x2, int xn, long y1, long y2, int yn) {
+            if (x1 != y1) {
+                return Long.compareUnsigned(x1, y1);
+            }
+            if (x2 != y2) {
+                return Long.compareUnsigned(x2, y2);
+            }
+            return xn - yn;
         }
 
         /**

@@ -327,6 +327,55 @@ class GraphBuilderTest {
                     call(grinning, fullwidthA, 1, null));
         }
 
+        /**
+         * Ids around the edges of the packed sort keys: prefixes of each other, U+0000 inside
+         * (which the keys' zero padding must not confuse with the end), U+00FF and U+0100, sixteen
+         * and seventeen characters, surrogates; enough trace edges (duplicates among them) for the
+         * sort to run on two threads. The edges come out in code point order, duplicates in record order.
+         */
+        @Test
+        void sortsEdgesBetweenIdsAtTheEdgesOfThePackedKeysInCodePointOrder() {
+            String[] pieces = {"a", "b", "\0", "\u00FF", "\u0100", "\uFF21", new String(Character.toChars(0x1F600))};
+            java.util.Random random = new java.util.Random(12);
+            List<String> ids = new ArrayList<>(List.of("a", "a\0", "a\0b", "a\0\0", "aaaaaaaaaaaaaaaa",
+                    "aaaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaa\0", "aaaaaaaaaaaaaaaa\0", "\u00FF\u00FF\u00FF\u00FF\u00FF\u00FF\u00FF\u00FF",
+                    "\u00FF\u00FF\u00FF\u00FF\u00FF\u00FF\u00FF\u00FFa"));
+            while (ids.size() < 400) {
+                StringBuilder id = new StringBuilder();
+                int length = 1 + random.nextInt(20);
+                for (int i = 0; i < length; i++) {
+                    id.append(random.nextInt(4) == 0 ? pieces[random.nextInt(pieces.length)] : pieces[random.nextInt(2)]);
+                }
+                if (!ids.contains(id.toString())) {
+                    ids.add(id.toString());
+                }
+            }
+            Traces.TraceBuilder builder = trace().span(span("r").duration(1_000_000).measured());
+            for (String id : ids) {
+                builder.span(span(id).parent("r").duration(10));
+            }
+            for (int i = 0; i < 40_000; i++) {
+                builder.edge(edge(ids.get(random.nextInt(ids.size())), ids.get(random.nextInt(ids.size())), i));
+            }
+            List<GraphEdge> edges = graphOf(builder.build()).edges();
+
+            assertThat(edges).hasSize(40_000 + ids.size());
+            java.util.Comparator<GraphEdge> codePoints = java.util.Comparator
+                    .comparing(GraphEdge::from, io.tracegraph.domain.trace.CodePointOrder.COMPARATOR)
+                    .thenComparing(GraphEdge::to, io.tracegraph.domain.trace.CodePointOrder.COMPARATOR)
+                    .thenComparing(GraphEdge::kind);
+            List<GraphEdge> sorted = new ArrayList<>(edges);
+            sorted.sort(codePoints);
+            assertThat(edges).as("in code point order").isEqualTo(sorted);
+            for (int i = 1; i < edges.size(); i++) {
+                GraphEdge before = edges.get(i - 1);
+                GraphEdge after = edges.get(i);
+                if (codePoints.compare(before, after) == 0 && !"r".equals(before.from())) {
+                    assertThat(before.durationNs()).as("duplicates in record order").isLessThan(after.durationNs());
+                }
+            }
+        }
+
         @Test
         void dropsOpCallEdgeWhenASpanWithThatIdAlreadyGotTheInferredEdge() {
             TraceDocument doc = rooted()
