@@ -2,6 +2,8 @@ package io.tracegraph.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tracegraph.domain.trace.MemoryAction;
+import io.tracegraph.domain.trace.MemoryEvent;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -68,6 +70,57 @@ class CompactLineDecoderTest {
         if (revision >= 7) {
             assertThat(accepted).containsKeys("device_interval", "edge");
         }
+    }
+
+    @Test
+    void readsTrace7MembersInTheProducersOrderAndInAnyOtherAsJacksonDoes() {
+        String[] memory = {
+            "{\"kind\":\"memory\",\"timestamp_ns\":5,\"storage_id\":\"st9\",\"tensor_id\":\"t9\",\"span_id\":\"s1\","
+                    + "\"device\":\"cpu\",\"bytes\":8,\"action\":\"alloc\",\"shape\":[2],\"dtype\":\"f32\","
+                    + "\"category\":\"activation\"}",
+            "{\"kind\":\"memory\",\"timestamp_ns\":5,\"tensor_id\":\"t9\",\"span_id\":\"s1\",\"device\":\"cpu\","
+                    + "\"bytes\":8,\"action\":\"alloc\",\"shape\":[2],\"dtype\":\"f32\",\"category\":\"activation\","
+                    + "\"storage_id\":\"st9\"}",
+            "{\"kind\":\"memory\",\"timestamp_ns\":5,\"tensor_id\":\"t9\",\"span_id\":\"s1\",\"device\":\"cpu\","
+                    + "\"storage_id\":\"st9\",\"bytes\":8,\"action\":\"alloc\",\"shape\":[2],\"dtype\":\"f32\","
+                    + "\"category\":\"activation\"}",
+        };
+        String[] tensor = {
+            "{\"kind\":\"tensor\",\"span_id\":\"s1\",\"tensor_id\":\"t9\",\"label\":\"act/x\",\"shape\":[2],"
+                    + "\"dtype\":\"f32\",\"device\":\"cpu\",\"requires_grad\":false,\"dense_bytes\":8,"
+                    + "\"category\":\"activation\"}",
+            "{\"kind\":\"tensor\",\"span_id\":\"s1\",\"tensor_id\":\"t9\",\"shape\":[2],\"dtype\":\"f32\","
+                    + "\"device\":\"cpu\",\"requires_grad\":false,\"dense_bytes\":8,\"category\":\"activation\","
+                    + "\"label\":\"act/x\"}",
+        };
+        for (String[] spellings : new String[][] {memory, tensor}) {
+            Object first = both(7, spellings[0])[0];
+            assertThat(first).as(spellings[0]).isNotNull().isEqualTo(both(7, spellings[0])[1]);
+            for (String line : spellings) {
+                Object[] r = both(7, line);
+                assertThat(r[0]).as(line).isEqualTo(r[1]).isEqualTo(first);
+            }
+        }
+    }
+
+    @Test
+    void aFreeSharesTheStorageIdStringOfItsRecentAllocation() {
+        CompactLineDecoder decoder = new CompactLineDecoder().at(10);
+        String alloc = "{\"kind\":\"memory\",\"timestamp_ns\":5,\"storage_id\":\"st42\",\"tensor_id\":\"t42\","
+                + "\"span_id\":\"s1\",\"device\":\"cpu\",\"bytes\":8,\"action\":\"alloc\",\"shape\":[2],"
+                + "\"dtype\":\"f32\",\"category\":\"activation\"}";
+        String other = alloc.replace("st42", "st43").replace("t42", "t43");
+        String free = alloc.replace("\"timestamp_ns\":5", "\"timestamp_ns\":9").replace("alloc", "free");
+        MemoryEvent allocated = (MemoryEvent) decode(decoder, alloc);
+        decode(decoder, other);
+        MemoryEvent freed = (MemoryEvent) decode(decoder, free);
+        assertThat(freed.action()).isEqualTo(MemoryAction.FREE);
+        assertThat(freed.storageId()).isEqualTo("st42").isSameAs(allocated.storageId());
+    }
+
+    private static Object decode(CompactLineDecoder decoder, String line) {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return decoder.decode(bytes, 0, bytes.length);
     }
 
     @Test

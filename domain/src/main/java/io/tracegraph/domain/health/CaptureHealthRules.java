@@ -23,6 +23,7 @@ import io.tracegraph.domain.trace.TraceSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -314,11 +315,14 @@ final class CaptureHealthRules {
     private StorageCheck checkStorages() {
         List<HealthIssue> found = new ArrayList<>();
         MemoryEvent[] ordered = MemoryEvent.inTimeOrder(doc.memory());
-        Map<String, Map<String, Storage>> live = new HashMap<>();
+        // A live storage is its first allocation record (its bytes and tensor id); the tensor ids
+        // allocated over it later, its aliases, are kept aside, only for storages that have any.
+        Map<String, Map<String, MemoryEvent>> live = new HashMap<>();
+        Map<MemoryEvent, Set<String>> aliases = null;
         long liveCount = 0;
         // The device of the previous record and its storages: records come in runs on one device.
         String lastDevice = null;
-        Map<String, Storage> onDevice = null;
+        Map<String, MemoryEvent> onDevice = null;
         for (MemoryEvent event : ordered) {
             if (event.device() != lastDevice) {
                 lastDevice = event.device();
@@ -327,55 +331,44 @@ final class CaptureHealthRules {
             String storage = event.pairingKey();
             if (event.action() == MemoryAction.ALLOC) {
                 // One lookup: a new storage is entered at once (an existing one is kept as it is).
-                Storage existing = onDevice.putIfAbsent(storage, new Storage(event.bytes(), event.tensorId()));
+                MemoryEvent existing = onDevice.putIfAbsent(storage, event);
                 if (existing == null) {
                     liveCount++;
-                } else if (existing.bytes != event.bytes()) {
+                } else if (existing.bytes() != event.bytes()) {
                     error(found, "allocation_size_mismatch", "storage `" + storage + "` on `" + event.device()
                             + "` has conflicting allocation sizes");
-                } else if (!existing.addTensor(event.tensorId())) {
-                    error(found, "duplicate_allocation", "tensor `" + event.tensorId()
-                            + "` repeated an allocation for storage `"
-                            + storage + "` on `" + event.device() + "`");
+                } else {
+                    boolean added = false;
+                    if (!event.tensorId().equals(existing.tensorId())) {
+                        if (aliases == null) {
+                            aliases = new IdentityHashMap<>();
+                        }
+                        added = aliases.computeIfAbsent(existing, first -> new HashSet<>(4)).add(event.tensorId());
+                    }
+                    if (!added) {
+                        error(found, "duplicate_allocation", "tensor `" + event.tensorId()
+                                + "` repeated an allocation for storage `"
+                                + storage + "` on `" + event.device() + "`");
+                    }
                 }
             } else {
-                Storage existing = onDevice.remove(storage);
+                MemoryEvent existing = onDevice.remove(storage);
                 if (existing == null) {
                     error(found, "unpaired_free",
                             "storage `" + storage + "` on `" + event.device() + "` was freed while not live");
                 } else {
                     liveCount--;
-                    if (existing.bytes != event.bytes()) {
+                    if (aliases != null) {
+                        aliases.remove(existing);
+                    }
+                    if (existing.bytes() != event.bytes()) {
                         error(found, "allocation_size_mismatch", "storage `" + storage + "` allocated "
-                                + existing.bytes + " bytes but freed " + event.bytes());
+                                + existing.bytes() + " bytes but freed " + event.bytes());
                     }
                 }
             }
         }
         return new StorageCheck(liveCount, found);
-    }
-
-    /** A live storage: its bytes and the tensor ids allocated over it (a set only once it has aliases). */
-    private static final class Storage {
-        final long bytes;
-        final String first;
-        Set<String> aliases;
-
-        Storage(long bytes, String tensorId) {
-            this.bytes = bytes;
-            this.first = tensorId;
-        }
-
-        /** Adds a tensor id; false when it was allocated over this storage already. */
-        boolean addTensor(String tensorId) {
-            if (tensorId.equals(first)) {
-                return false;
-            }
-            if (aliases == null) {
-                aliases = new HashSet<>(4);
-            }
-            return aliases.add(tensorId);
-        }
     }
 
     /**

@@ -79,7 +79,7 @@ public final class MemoryAnalyzer {
                 dev = devices.computeIfAbsent(lastDevice, d -> new DeviceState(capacity.get(d)));
             }
             // An alias is another tensor id over a live storage (trace/7): no new bytes, no new allocation.
-            boolean alias = isAlias(e, live);
+            boolean alias = !apply(e, dev, live);
             if (!alias && e.action() == MemoryAction.ALLOC) {
                 allocCount++;
                 dev.allocs++;
@@ -88,7 +88,6 @@ public final class MemoryAnalyzer {
                 freeCount++;
                 dev.frees++;
             }
-            apply(e, alias, dev, live);
             Long cap = dev.capacity;
             long freeBytes = cap == null ? 0 : Saturating.sub(cap, dev.live);
             timeline.append(e.timestampNs(), e.device(), dev.live, freeBytes, dev.categories);
@@ -131,31 +130,32 @@ public final class MemoryAnalyzer {
                 lastDevice = e.device();
                 dev = devices.computeIfAbsent(lastDevice, d -> new DeviceState(null));
             }
-            apply(e, isAlias(e, live), dev, live);
+            apply(e, dev, live);
         }
         List<LiveAllocation> result = live.all();
         result.sort(BREAKDOWN_ORDER);
         return result;
     }
 
-    /** An allocation of a storage that is already live: an alias of it (storage ids only). */
-    private static boolean isAlias(MemoryEvent e, Live live) {
-        return e.storageId() != null && e.action() == MemoryAction.ALLOC
-                && live.on(e.device()).containsKey(e.storageId());
-    }
-
-    /** Applies one record; {@code alias} is {@link #isAlias} of it, found out by the caller. */
-    private static void apply(MemoryEvent e, boolean alias, DeviceState dev, Live live) {
-        if (alias) {
-            return;
-        }
+    /**
+     * Applies one record; {@code false} when it is an alias, which changes nothing: an allocation of
+     * a storage that is already live (storage ids only). Looks the storage up once: a new one is
+     * entered at once, a live one kept as it is.
+     */
+    private static boolean apply(MemoryEvent e, DeviceState dev, Live live) {
         Map<String, MemoryEvent> onDevice = live.on(e.device());
         String key = e.pairingKey();
         if (e.action() == MemoryAction.ALLOC) {
+            if (e.storageId() != null) {
+                if (onDevice.putIfAbsent(key, e) != null) {
+                    return false;
+                }
+            } else {
+                onDevice.put(key, e);
+            }
             dev.live = Saturating.add(dev.live, e.bytes());
             int c = e.category().ordinal();
             dev.categories[c] = Saturating.add(Math.max(0, dev.categories[c]), e.bytes());
-            onDevice.put(key, e);
         } else {
             MemoryEvent recorded = onDevice.remove(key);
             if (recorded != null) {
@@ -168,6 +168,7 @@ public final class MemoryAnalyzer {
                 dev.live = Saturating.sub(dev.live, e.bytes());
             }
         }
+        return true;
     }
 
     private static final class DeviceState {

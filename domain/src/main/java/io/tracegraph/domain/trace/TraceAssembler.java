@@ -39,6 +39,12 @@ public final class TraceAssembler {
     private long firstTensorStatsLine;
     private RunOutcome outcome;
     private long terminalLine;
+    /**
+     * The latest end of the host evidence other than spans (ops, memory records, device-memory
+     * samples) so far, gathered as the records come (trace/7 and later): the terminal check needs
+     * no second walk over millions of records.
+     */
+    private long latestEvidence;
 
     public TraceAssembler(String source) {
         this.source = source;
@@ -90,6 +96,9 @@ public final class TraceAssembler {
     public void op(long line, OpEvent op) {
         afterTerminal(line);
         recordCount++;
+        if (revision >= 7) {
+            latestEvidence = Math.max(latestEvidence, Saturating.add(op.timestampNs(), op.durationNs()));
+        }
         ops.add(op.storageBytes() != null ? op : withStorage(op));
     }
 
@@ -112,6 +121,9 @@ public final class TraceAssembler {
     public void memory(long line, MemoryEvent event) {
         afterTerminal(line);
         recordCount++;
+        if (revision >= 7) {
+            latestEvidence = Math.max(latestEvidence, event.timestampNs());
+        }
         memory.add(event);
     }
 
@@ -122,6 +134,9 @@ public final class TraceAssembler {
     public void deviceMemory(long line, DeviceMemoryEvent event) {
         afterTerminal(line);
         recordCount++;
+        if (revision >= 7) {
+            latestEvidence = Math.max(latestEvidence, event.timestampNs());
+        }
         deviceMemory.add(event);
     }
 
@@ -237,18 +252,9 @@ public final class TraceAssembler {
         if (outcome.isFailed() && (outcome.reason() == null || RustText.isBlank(outcome.reason()))) {
             throw problem(terminalLine, "member `reason`: a failed terminal record needs a non-empty reason", "reason");
         }
-        long latest = 0;
+        long latest = latestEvidence;
         for (SpanRecord span : records) {
             latest = Math.max(latest, Saturating.add(span.startNs(), span.closed() ? span.durationNs() : 0));
-        }
-        for (OpEvent op : ops) {
-            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
-        }
-        for (MemoryEvent event : memory) {
-            latest = Math.max(latest, event.timestampNs());
-        }
-        for (DeviceMemoryEvent sample : deviceMemory) {
-            latest = Math.max(latest, sample.timestampNs());
         }
         if (outcome.timestampNs() < latest) {
             throw problem(terminalLine, "member `timestamp_ns`: terminal timestamp " + outcome.timestampNs()

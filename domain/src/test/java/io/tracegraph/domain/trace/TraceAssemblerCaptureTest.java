@@ -120,6 +120,30 @@ class TraceAssemblerCaptureTest {
     }
 
     @Test
+    void memoryRecordsAndDeviceMemorySamplesAreHostEvidenceToo() {
+        TraceAssembler memory = started(TraceSchemas.TRACE_10);
+        memory.op(4, op("s1", "matmul").at(90).duration(5).build());
+        memory.memory(5, new MemoryEvent(130, "t1", "s1", null, "cpu", 8, MemoryAction.ALLOC, Shape.SCALAR, "f32",
+                MemoryCategory.OTHER, "st1"));
+        memory.deviceMemory(6, new DeviceMemoryEvent(120, "cpu", 1, 2, null));
+        memory.terminal(7, RunOutcome.complete(125));
+        assertThat(rendered(memory::finish)).isEqualTo(
+                "t.jsonl:7: member `timestamp_ns`: terminal timestamp 125 precedes host evidence ending at 130");
+
+        TraceAssembler sample = started(TraceSchemas.TRACE_7);
+        sample.deviceMemory(4, new DeviceMemoryEvent(140, "cpu", 1, 2, null));
+        sample.terminal(5, RunOutcome.complete(139));
+        assertThat(rendered(sample::finish)).isEqualTo(
+                "t.jsonl:5: member `timestamp_ns`: terminal timestamp 139 precedes host evidence ending at 140");
+
+        TraceAssembler atTheEnd = started(TraceSchemas.TRACE_7);
+        atTheEnd.op(4, op("s1", "matmul").at(90).duration(50).build());
+        atTheEnd.deviceMemory(5, new DeviceMemoryEvent(140, "cpu", 1, 2, null));
+        atTheEnd.terminal(6, RunOutcome.complete(140));
+        assertThat(atTheEnd.finish().outcome().timestampNs()).isEqualTo(140);
+    }
+
+    @Test
     void openSpansCountWithTheirStartOnly() {
         TraceAssembler a = new TraceAssembler("t.jsonl");
         a.meta(1, TraceSchemas.TRACE_7, RUN);
