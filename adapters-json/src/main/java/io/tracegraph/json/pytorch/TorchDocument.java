@@ -146,6 +146,7 @@ final class TorchDocument {
         ops = new ArrayList<>(opCount);
         width = Long.toString(Math.max(0, spanCount - 1)).length();
         idDigits = new byte[width];
+        shapes = new Shape[t.shapes.size()];
         ids = new String[(int) spanCount];
         spanOfPiece = new int[pieces];
         Arrays.fill(spanOfPiece, -1);
@@ -282,11 +283,18 @@ final class TorchDocument {
         }
     }
 
+    /** One shape per distinct shape of the trace (immutable), not one per op. */
+    private Shape[] shapes;
+
     private OpEvent op(int p, int r, String name, int under, long[] allocatedDuring, String[] deviceOfOp) {
         Shape shape = Shape.SCALAR;
         String dtype = "";
         if (t.shape[r] >= 0) {
-            shape = Shape.of(t.shapes.get(t.shape[r]));
+            shape = shapes[t.shape[r]];
+            if (shape == null) {
+                shape = Shape.of(t.shapes.get(t.shape[r]));
+                shapes[t.shape[r]] = shape;
+            }
         }
         if (t.dtype[r] >= 0) {
             dtype = t.names.get(t.dtype[r]);
