@@ -108,17 +108,18 @@ final class EventTable {
     /**
      * Makes room for {@code complete}, {@code memory} and {@code flows} rows in all: columns too
      * small for them grow at once to {@code scale} times that many (the rows expected by the end),
-     * never by less than their usual step; columns that hold them already stay as they are.
+     * by a quarter at least (an estimate too low does not make them grow in small steps); columns
+     * that hold them already stay as they are.
      */
     void reserve(int complete, int memory, int flows, double scale) {
         if (complete > lane.length) {
-            growComplete(Math.max(grow(lane.length), scaled(complete, scale)));
+            growComplete(scaled(complete, Math.max(1.25, scale)));
         }
         if (memory > memTs.length) {
-            growMemory(Math.max(grow(memTs.length), scaled(memory, scale)));
+            growMemory(scaled(memory, Math.max(1.25, scale)));
         }
         if (flows > flowId.length) {
-            growFlows(Math.max(grow(flowId.length), scaled(flows, scale)));
+            growFlows(scaled(flows, Math.max(1.25, scale)));
         }
     }
 
