@@ -1,8 +1,5 @@
 package io.tracegraph.json.pytorch;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Which host piece launched each device event (kernel, memcpy, memset): the runtime call with the
  * same {@code correlation}; else the host event at the start of the {@code ac2g} flow whose end
@@ -20,55 +17,79 @@ final class DeviceLaunches {
         launcher = new int[rows];
     }
 
+    /**
+     * The keys launches are found by, from the events alone (no host tree): built on another core
+     * while the host tree is. Rows of runtime calls by {@code correlation} and of cpu ops by
+     * {@code External id}, the first in file order of each key, leaving out the rows that are steps
+     * (a step has no piece: a runtime call or cpu op is a host row, and it is a step exactly when
+     * its name is {@code ProfilerStep#N}); flow starts by id; flow ends by (thread, time).
+     */
+    static final class Keys {
+        final LongPairMap byCorrelation = new LongPairMap();
+        final LongPairMap byExternal = new LongPairMap();
+        final LongPairMap flowStart = new LongPairMap();
+        final LongPairMap flowEndAt = new LongPairMap();
+
+        static Keys of(EventTable t) {
+            Keys k = new Keys();
+            byte[] isStepName = new byte[t.names.size()];
+            for (int r = 0; r < t.size; r++) {
+                byte kind = t.kind[r];
+                boolean runtime = kind == EventKind.RUNTIME && t.correlation[r] != EventTable.ABSENT;
+                boolean cpuOp = kind == EventKind.CPU_OP && t.externalId[r] != EventTable.ABSENT;
+                if (!runtime && !cpuOp) {
+                    continue;
+                }
+                int name = t.name[r];
+                if (isStepName[name] == 0) {
+                    isStepName[name] = (byte) (HostTree.stepNumber(t.names.get(name)) >= 0 ? 1 : 2);
+                }
+                if (isStepName[name] == 1) {
+                    continue;
+                }
+                if (runtime) {
+                    k.byCorrelation.putIfAbsent(t.correlation[r], 0, r);
+                } else {
+                    k.byExternal.putIfAbsent(t.externalId[r], 0, r);
+                }
+            }
+            for (int f = 0; f < t.flowSize; f++) {
+                if (t.flowPhase[f] == 's') {
+                    k.flowStart.putIfAbsent(t.flowId[f], 0, f);
+                } else if (t.flowPhase[f] == 'f') {
+                    k.flowEndAt.putIfAbsent(t.flowLane[f], t.flowTs[f], f);
+                }
+            }
+            return k;
+        }
+    }
+
     static DeviceLaunches of(EventTable t, HostTree tree) {
+        return of(t, tree, Keys.of(t));
+    }
+
+    static DeviceLaunches of(EventTable t, HostTree tree, Keys keys) {
         DeviceLaunches d = new DeviceLaunches(t.size);
-        Map<Long, Integer> byCorrelation = new HashMap<>();
-        Map<Long, Integer> byExternal = new HashMap<>();
-        for (int r = 0; r < t.size; r++) {
-            if (tree.firstPiece[r] < 0) {
-                continue;
-            }
-            byte k = t.kind[r];
-            if (k == EventKind.RUNTIME && t.correlation[r] != EventTable.ABSENT) {
-                byCorrelation.putIfAbsent(t.correlation[r], r);
-            }
-            if (k == EventKind.CPU_OP && t.externalId[r] != EventTable.ABSENT) {
-                byExternal.putIfAbsent(t.externalId[r], r);
-            }
-        }
-        Map<Long, Integer> flowStart = new HashMap<>();
-        Map<Long, Long> flowEndById = new HashMap<>();
-        Map<Long, Map<Long, Long>> flowEndAt = new HashMap<>();
-        for (int f = 0; f < t.flowSize; f++) {
-            if (t.flowPhase[f] == 's') {
-                flowStart.putIfAbsent(t.flowId[f], f);
-            } else if (t.flowPhase[f] == 'f') {
-                flowEndAt.computeIfAbsent((long) t.flowLane[f], k -> new HashMap<>()).putIfAbsent(t.flowTs[f],
-                        t.flowId[f]);
-                flowEndById.putIfAbsent(t.flowId[f], (long) f);
-            }
-        }
         for (int r = 0; r < t.size; r++) {
             if (!EventKind.isDevice(t.kind[r])) {
                 d.launcher[r] = -1;
                 continue;
             }
             int piece = -1;
-            Integer host = t.correlation[r] == EventTable.ABSENT ? null : byCorrelation.get(t.correlation[r]);
-            if (host != null) {
+            int host = t.correlation[r] == EventTable.ABSENT ? -1 : keys.byCorrelation.get(t.correlation[r], 0);
+            if (host >= 0) {
                 piece = pieceAt(tree, host);
             }
             if (piece < 0) {
-                Map<Long, Long> ends = flowEndAt.get((long) t.lane[r]);
-                Long id = ends == null ? null : ends.get(t.start[r]);
-                Integer s = id == null ? null : flowStart.get(id);
-                if (s != null) {
+                int end = keys.flowEndAt.get(t.lane[r], t.start[r]);
+                int s = end < 0 ? -1 : keys.flowStart.get(t.flowId[end], 0);
+                if (s >= 0) {
                     piece = tree.deepestAt(t.flowLane[s], t.flowTs[s]);
                 }
             }
             if (piece < 0 && t.externalId[r] != EventTable.ABSENT) {
-                Integer op = byExternal.get(t.externalId[r]);
-                if (op != null) {
+                int op = keys.byExternal.get(t.externalId[r], 0);
+                if (op >= 0) {
                     piece = pieceAt(tree, op);
                 }
             }

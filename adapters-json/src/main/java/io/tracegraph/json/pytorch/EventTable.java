@@ -100,46 +100,77 @@ final class EventTable {
 
     int addComplete() {
         if (size == lane.length) {
-            int n = grow(size);
-            lane = Arrays.copyOf(lane, n);
-            start = Arrays.copyOf(start, n);
-            dur = Arrays.copyOf(dur, n);
-            name = Arrays.copyOf(name, n);
-            kind = Arrays.copyOf(kind, n);
-            externalId = Arrays.copyOf(externalId, n);
-            correlation = Arrays.copyOf(correlation, n);
-            pythonId = Arrays.copyOf(pythonId, n);
-            pythonParent = Arrays.copyOf(pythonParent, n);
-            shape = Arrays.copyOf(shape, n);
-            dtype = Arrays.copyOf(dtype, n);
-            device = Arrays.copyOf(device, n);
-            stream = Arrays.copyOf(stream, n);
+            growComplete(grow(size));
         }
         return size++;
     }
 
+    /**
+     * Makes room for {@code complete}, {@code memory} and {@code flows} rows in all: columns too
+     * small for them grow at once to {@code scale} times that many (the rows expected by the end),
+     * by a quarter at least (an estimate too low does not make them grow in small steps); columns
+     * that hold them already stay as they are.
+     */
+    void reserve(int complete, int memory, int flows, double scale) {
+        if (complete > lane.length) {
+            growComplete(scaled(complete, Math.max(1.25, scale)));
+        }
+        if (memory > memTs.length) {
+            growMemory(scaled(memory, Math.max(1.25, scale)));
+        }
+        if (flows > flowId.length) {
+            growFlows(scaled(flows, Math.max(1.25, scale)));
+        }
+    }
+
+    private static int scaled(int rows, double scale) {
+        return (int) Math.min(Integer.MAX_VALUE - 16, (long) (rows * scale) + 1024);
+    }
+
+    private void growComplete(int n) {
+        lane = Arrays.copyOf(lane, n);
+        start = Arrays.copyOf(start, n);
+        dur = Arrays.copyOf(dur, n);
+        name = Arrays.copyOf(name, n);
+        kind = Arrays.copyOf(kind, n);
+        externalId = Arrays.copyOf(externalId, n);
+        correlation = Arrays.copyOf(correlation, n);
+        pythonId = Arrays.copyOf(pythonId, n);
+        pythonParent = Arrays.copyOf(pythonParent, n);
+        shape = Arrays.copyOf(shape, n);
+        dtype = Arrays.copyOf(dtype, n);
+        device = Arrays.copyOf(device, n);
+        stream = Arrays.copyOf(stream, n);
+    }
+
     int addMemory() {
         if (memSize == memTs.length) {
-            int n = grow(memSize);
-            memTs = Arrays.copyOf(memTs, n);
-            memLane = Arrays.copyOf(memLane, n);
-            memDevice = Arrays.copyOf(memDevice, n);
-            memAddr = Arrays.copyOf(memAddr, n);
-            memBytes = Arrays.copyOf(memBytes, n);
-            memTotal = Arrays.copyOf(memTotal, n);
+            growMemory(grow(memSize));
         }
         return memSize++;
     }
 
+    private void growMemory(int n) {
+        memTs = Arrays.copyOf(memTs, n);
+        memLane = Arrays.copyOf(memLane, n);
+        memDevice = Arrays.copyOf(memDevice, n);
+        memAddr = Arrays.copyOf(memAddr, n);
+        memBytes = Arrays.copyOf(memBytes, n);
+        memTotal = Arrays.copyOf(memTotal, n);
+    }
+
     int addFlow() {
         if (flowSize == flowId.length) {
-            int n = grow(flowSize);
-            flowId = Arrays.copyOf(flowId, n);
-            flowLane = Arrays.copyOf(flowLane, n);
-            flowTs = Arrays.copyOf(flowTs, n);
-            flowPhase = Arrays.copyOf(flowPhase, n);
+            growFlows(grow(flowSize));
         }
         return flowSize++;
+    }
+
+    private void growFlows(int n) {
+        flowId = Arrays.copyOf(flowId, n);
+        flowLane = Arrays.copyOf(flowLane, n);
+        flowTs = Arrays.copyOf(flowTs, n);
+        flowPhase = Arrays.copyOf(flowPhase, n);
     }
 
     private static int grow(int n) {

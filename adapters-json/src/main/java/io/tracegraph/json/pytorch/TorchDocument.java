@@ -19,6 +19,7 @@ import io.tracegraph.domain.trace.SpanKind;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TimingMode;
 import io.tracegraph.domain.trace.TraceDocument;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,14 +52,16 @@ final class TorchDocument {
     /** Span index of each piece (-1: an op or folded into one); root = 0, steps follow the tree. */
     private int[] spanOfPiece;
     private int[] spanOfStep;
-    private final List<SpanRecord> spans = new ArrayList<>();
-    private final List<OpEvent> ops = new ArrayList<>();
+    private List<SpanRecord> spans;
+    private List<OpEvent> ops;
     /** For each op piece: the span it hangs under and its index among that span's ops. */
     private int[] opSpan;
     private int[] opIndex;
     private int[] opsOfSpan;
     private String[] ids;
     private int width;
+    /** The digits of the id being made (ids are made on one thread, in order). */
+    private byte[] idDigits;
 
     private TorchDocument(TorchTrace trace) {
         this.trace = trace;
@@ -74,6 +77,7 @@ final class TorchDocument {
         // What each op allocated needs only the tree and the paired events: found on another core
         // while the children lists are put together.
         CompletableFuture<long[]> allocated = CompletableFuture.supplyAsync(this::allocatedDuringOps);
+        CompletableFuture<String[]> opDevices = CompletableFuture.supplyAsync(this::deviceOfOps);
         int pieces = tree.n;
         // Children of each piece, and the top-level pieces of each segment, in processing order.
         int[] firstChild = new int[pieces];
@@ -130,12 +134,19 @@ final class TorchDocument {
 
         // Count spans to fix the id width: root + steps + pieces that are spans.
         long spanCount = 1 + tree.steps;
+        int opCount = 0;
         for (int p = 0; p < pieces; p++) {
             if (tree.opOf[p] < 0) {
                 spanCount++;
+            } else if (tree.opOf[p] == p) {
+                opCount++;
             }
         }
+        spans = new ArrayList<>((int) spanCount);
+        ops = new ArrayList<>(opCount);
         width = Long.toString(Math.max(0, spanCount - 1)).length();
+        idDigits = new byte[width];
+        shapes = new Shape[t.shapes.size()];
         ids = new String[(int) spanCount];
         spanOfPiece = new int[pieces];
         Arrays.fill(spanOfPiece, -1);
@@ -145,7 +156,7 @@ final class TorchDocument {
         opsOfSpan = new int[(int) spanCount];
 
         String[] names = normalizedNames();
-        String[] deviceOfOp = deviceOfOps();
+        String[] deviceOfOp = join(opDevices);
         long[] allocatedDuring = join(allocated);
 
         // Pre-order: the root, then its children (gap pieces and steps) by start.
@@ -272,11 +283,18 @@ final class TorchDocument {
         }
     }
 
+    /** One shape per distinct shape of the trace (immutable), not one per op. */
+    private Shape[] shapes;
+
     private OpEvent op(int p, int r, String name, int under, long[] allocatedDuring, String[] deviceOfOp) {
         Shape shape = Shape.SCALAR;
         String dtype = "";
         if (t.shape[r] >= 0) {
-            shape = Shape.of(t.shapes.get(t.shape[r]));
+            shape = shapes[t.shape[r]];
+            if (shape == null) {
+                shape = Shape.of(t.shapes.get(t.shape[r]));
+                shapes[t.shape[r]] = shape;
+            }
         }
         if (t.dtype[r] >= 0) {
             dtype = t.names.get(t.dtype[r]);
@@ -296,15 +314,15 @@ final class TorchDocument {
         return index;
     }
 
+    /** The id of span {@code index}: its digits zero-padded to the width of the last one. */
     private String id(int index) {
-        String digits = Integer.toString(index);
-        if (digits.length() >= width) {
-            return digits;
+        byte[] digits = idDigits;
+        int v = index;
+        for (int i = width - 1; i >= 0; i--) {
+            digits[i] = (byte) ('0' + v % 10);
+            v /= 10;
         }
-        char[] c = new char[width];
-        Arrays.fill(c, 0, width - digits.length(), '0');
-        digits.getChars(0, digits.length(), c, width - digits.length());
-        return new String(c);
+        return new String(digits, 0, width, StandardCharsets.ISO_8859_1);
     }
 
     private String[] pythonNames;

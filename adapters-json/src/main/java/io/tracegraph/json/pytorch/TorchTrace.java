@@ -35,9 +35,12 @@ final class TorchTrace {
         Findings memoryFindings = new Findings();
         CompletableFuture<MemoryPairing> pairing = CompletableFuture.supplyAsync(
                 () -> MemoryPairing.of(events, memoryFindings));
+        // The keys launches are found by need the events only: gathered beside the tree as well.
+        CompletableFuture<DeviceLaunches.Keys> launchKeys = CompletableFuture.supplyAsync(
+                () -> DeviceLaunches.Keys.of(events));
         Findings findings = new Findings();
         HostTree tree = HostTree.build(events, findings);
-        DeviceLaunches launches = DeviceLaunches.of(events, tree);
+        DeviceLaunches launches = DeviceLaunches.of(events, tree, join(launchKeys));
         if (launches.unlaunched > 0) {
             findings.warn("unlaunched_device_events", "%d device events have no host launch in the trace (the "
                     + "first: %s); their device time counts at the root", launches.firstUnlaunched,

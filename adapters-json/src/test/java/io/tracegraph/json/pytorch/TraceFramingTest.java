@@ -2,6 +2,7 @@ package io.tracegraph.json.pytorch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -32,6 +33,29 @@ class TraceFramingTest {
         try (InputStream in = open(trace)) {
             framed = TraceFraming.read(trace.toString(), in, 3);
         }
+        assertSameEvents(framed, one);
+    }
+
+    /**
+     * A stream that tells its size (a file; here its bytes in memory) lets the columns grow once to
+     * the rows expected: the events are the same, and the columns are not oversized.
+     */
+    @ParameterizedTest
+    @MethodSource("traces")
+    void readsAStreamOfKnownSizeAlike(Path trace) throws IOException {
+        byte[] bytes;
+        try (InputStream in = open(trace)) {
+            bytes = in.readAllBytes();
+        }
+        EventTable one = ChromeTraceParser.parse(trace.toString(), new ByteArrayInputStream(bytes));
+        EventTable framed = TraceFraming.read(trace.toString(), new ByteArrayInputStream(bytes), 3);
+        assertSameEvents(framed, one);
+        if (bytes.length >= 8 * TraceFraming.BLOCK) {
+            assertThat(framed.lane.length).isBetween(framed.size, framed.size + framed.size / 4 + 1024);
+        }
+    }
+
+    private static void assertSameEvents(EventTable framed, EventTable one) {
         assertThat(framed.size).isEqualTo(one.size);
         assertThat(framed.memSize).isEqualTo(one.memSize);
         assertThat(framed.flowSize).isEqualTo(one.flowSize);

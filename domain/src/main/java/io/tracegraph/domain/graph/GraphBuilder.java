@@ -14,6 +14,7 @@ import io.tracegraph.domain.trace.GradientEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.RunMeta;
 import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanPositions;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceDocument;
@@ -55,10 +56,7 @@ public final class GraphBuilder {
         this.spans = doc.spans();
         this.ops = doc.ops();
         this.n = spans.size();
-        this.spanIndex = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            spanIndex.put(spans.get(i).id(), i);
-        }
+        this.spanIndex = SpanPositions.byId(spans);
         this.parent = new int[n];
         this.firstChild = new int[n];
         this.nextSibling = new int[n];

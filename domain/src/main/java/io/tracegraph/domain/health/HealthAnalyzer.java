@@ -9,6 +9,7 @@ import io.tracegraph.domain.trace.MemoryAction;
 import io.tracegraph.domain.trace.MemoryEvent;
 import io.tracegraph.domain.trace.OpEvent;
 import io.tracegraph.domain.trace.Saturating;
+import io.tracegraph.domain.trace.SpanPositions;
 import io.tracegraph.domain.trace.SpanRecord;
 import io.tracegraph.domain.trace.TensorEvent;
 import io.tracegraph.domain.trace.TraceDocument;
@@ -45,10 +46,7 @@ public final class HealthAnalyzer {
         // Spans by id as positions (a later duplicate takes the id), parents as positions: the
         // checks below look each id up once instead of once per question.
         int n = spans.size();
-        Map<String, Integer> index = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            index.put(spans.get(i).id(), i);
-        }
+        Map<String, Integer> index = SpanPositions.byId(spans);
         if (index.size() != n) {
             issues.add(error("duplicate_span_id", "span IDs must be unique; found " + n
                     + " records but " + index.size() + " unique IDs"));
