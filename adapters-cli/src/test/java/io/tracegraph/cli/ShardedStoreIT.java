@@ -230,6 +230,31 @@ class ShardedStoreIT {
         }
     }
 
+    /**
+     * {@code history}: each shard finds the path in its own runs (one remote query per shard, at
+     * once), instead of the coordinator fetching every run's path packs; and a coordinator laid out
+     * without the shards' views (by an older tracegraph) has them made again by the next command.
+     */
+    @Test
+    void historyIsFoundOnTheShardsAlsoInAStoreLaidOutWithoutTheirViews() throws Exception {
+        CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) SELECT r.run_key, f.path_rank "
+                + "FROM runs r JOIN shard_parts.path_figures f ON f.run_key = r.run_key WHERE f.path_hash = 42",
+                "--format", "csv");
+        assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+        assertThat(count(plan.out(), "Async Foreign Scan")).as(plan.out()).isEqualTo(2);
+        assertThat(count(plan.out(), "FROM shard_reads.path_figures WHERE ((path_hash = 42))")).as(plan.out())
+                .isEqualTo(2);
+        String path = JSON.readTree(CliRun.with(singleEnv, dir, "compare", "--baseline", "tag:side=base",
+                "--candidate", "tag:side=cand", "--format", "json").out()).get("paths").get(0).get("path").asText();
+        execute(sharded.coordinator(), "DROP TABLE shard_parts.path_figures, shard_parts.path_texts");
+        execute(sharded.shards().get(0), "DROP SCHEMA shard_reads CASCADE");
+        CliRun one = CliRun.with(singleEnv, dir, "history", path, "--format", "json");
+        CliRun spread = CliRun.with(shardedEnv, dir, "history", path, "--format", "json");
+        assertThat(spread.status()).as(spread.err()).isEqualTo(ExitCode.OK);
+        assertThat(spread.out()).isEqualTo(one.out());
+        assertThat(JSON.readTree(spread.out()).get("history").size()).as(spread.out()).isGreaterThan(1);
+    }
+
     private static int count(String text, String what) {
         int n = 0;
         for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + what.length())) {

@@ -130,6 +130,10 @@ public final class Database implements AutoCloseable {
             if (applied.getAsInt() == shipped.getAsInt()) {
                 // Every command opens the store: one query instead of Flyway's start-up and checks.
                 if (coordinator && !derived()) {
+                    // Laid out by an older tracegraph: the shards' own views first (ShardLayout.SHARD_READS).
+                    for (ShardLayout.Shard shard : shards()) {
+                        openShard(shard.config(), migrations, upgrading, shard.server()).close();
+                    }
                     inTransaction("cannot lay out the sharded store at " + config.describe(), ShardLayout::derive);
                 }
                 return;
@@ -167,18 +171,44 @@ public final class Database implements AutoCloseable {
     }
 
     private void migrateShards(String migrations, Consumer<String> upgrading) {
-        List<ShardLayout.Shard> shards;
+        for (ShardLayout.Shard shard : shards()) {
+            openShard(shard.config(), migrations, upgrading, shard.server()).close();
+        }
+    }
+
+    private List<ShardLayout.Shard> shards() {
         try (Connection c = dataSource.getConnection()) {
-            shards = ShardLayout.shards(c);
+            return ShardLayout.shards(c);
         } catch (SQLException e) {
             throw wrap("cannot read the shards of the store at " + config.describe(), e);
         }
-        for (ShardLayout.Shard shard : shards) {
-            try (Database db = open(shard.config(), migrations, upgrading)) {
-                db.inTransaction("cannot prepare shard " + shard.describe(), ShardLayout::prepareShard);
-            } catch (DatabaseException e) {
-                throw new DatabaseException("shard " + shard.server() + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * Opens the shard {@code config} names (called {@code server} in messages) as a store of its own,
+     * migrated, and prepares it for its coordinator ({@link ShardLayout#prepareShard}); the views the
+     * coordinator reads there are dropped before the migrations and made again after.
+     */
+    static Database openShard(DatabaseConfig config, Consumer<String> upgrading, String server) {
+        return openShard(config, MIGRATIONS, upgrading, server);
+    }
+
+    private static Database openShard(DatabaseConfig config, String migrations, Consumer<String> upgrading,
+            String server) {
+        try {
+            try (Database db = connect(config)) {
+                db.inTransaction("cannot prepare the shard", ShardLayout::dropShardReads);
             }
+            Database db = open(config, migrations, upgrading);
+            try {
+                db.inTransaction("cannot prepare the shard", ShardLayout::prepareShard);
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+            return db;
+        } catch (DatabaseException e) {
+            throw new DatabaseException("shard " + server + ": " + e.getMessage(), e);
         }
     }
 
@@ -192,11 +222,8 @@ public final class Database implements AutoCloseable {
     }
 
     private boolean derived() {
-        try (Connection c = dataSource.getConnection();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT to_regnamespace('" + ShardLayout.SHARDED + "') IS NOT NULL")) {
-            rs.next();
-            return rs.getBoolean(1);
+        try (Connection c = dataSource.getConnection()) {
+            return ShardLayout.derived(c);
         } catch (SQLException e) {
             throw wrap("cannot read the database at " + config.describe(), e);
         }

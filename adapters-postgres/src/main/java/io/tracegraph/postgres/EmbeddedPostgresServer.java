@@ -78,8 +78,19 @@ public final class EmbeddedPostgresServer {
      *                           no space left, a read-only or damaged data directory, ...)
      */
     public static Lease acquire(Path home) {
+        return acquire(home, true);
+    }
+
+    /**
+     * As {@link #acquire(Path)}; for the embedded shard of a sharded store ({@code login} false), a
+     * running server whose pid file and state file agree is joined without logging in to it first:
+     * queries reach it through its coordinator (postgres_fdw), and a shard that then refuses the
+     * login fails that command with a one-line error naming the shard. Saves a login (a connection, a
+     * new backend and a SCRAM exchange) per shard and command.
+     */
+    static Lease acquire(Path home, boolean login) {
         return withControl(home, local -> {
-            ServerState state = ensureRunning(local, false);
+            ServerState state = ensureRunning(local, false, login);
             local.holdClients();
             return new Lease(local, state.config(), state.readerConfig());
         });
@@ -180,13 +191,17 @@ public final class EmbeddedPostgresServer {
 
     /** Under the control lock: reuse a healthy server, recover from a killed one, or start one. */
     private static ServerState ensureRunning(Local local, boolean pin) {
+        return ensureRunning(local, pin, true);
+    }
+
+    private static ServerState ensureRunning(Local local, boolean pin, boolean login) {
         Postmaster postmaster = local.postmaster;
         Path stateFile = local.stateFile();
         Optional<ServerState> known = ServerState.read(stateFile);
         Postmaster.Probe probe = postmaster.probe();
         if (probe.live()) {
             if (known.isPresent() && known.get().describes(probe)
-                    && postmaster.answers(probe.port(), known.get().password())) {
+                    && (!login || postmaster.answers(probe.port(), known.get().password()))) {
                 ServerState state = known.get();
                 if (!state.hasReader()) {
                     // A server started by a tracegraph from before the read-only role.

@@ -34,9 +34,16 @@ final class JdbiPathHistory implements PathHistory {
     private static final int PATH_TEXT_RUNS = 20;
 
     private final Jdbi jdbi;
+    /** A sharded store's coordinator (docs/scaling.md): the path is found on the shards. */
+    private final boolean sharded;
 
     JdbiPathHistory(Jdbi jdbi) {
+        this(jdbi, false);
+    }
+
+    JdbiPathHistory(Jdbi jdbi, boolean sharded) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.sharded = sharded;
     }
 
     @Override
@@ -73,11 +80,18 @@ final class JdbiPathHistory implements PathHistory {
     }
 
     /** The runs that have the path of {@code hash}, oldest first, with its text read once (a hash names one). */
-    private static List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
-        var query = h.createQuery("SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
-                + "r.entrypoint, r.outcome, r.outcome_reason, r.terminal_timestamp_ns, f.* FROM runs r "
-                + "CROSS JOIN LATERAL run_path_figures(r.run_key, :hash) f"
-                + (entrypoint == null ? "" : " WHERE r.entrypoint = :entrypoint")
+    private List<PathHistoryPoint> history(Handle h, long hash, String entrypoint) {
+        String select = "SELECT r.run_key, r.run_id, r.run_timestamp, r.captured_at, r.imported_at, "
+                + "r.entrypoint, r.outcome, r.outcome_reason, r.terminal_timestamp_ns, f.path_rank, f.kind, f.count, "
+                + "f.self_time_ns, f.total_time_ns, f.bytes, f.peak_bytes, f.device_self_time_ns, "
+                + "f.device_total_time_ns FROM runs r ";
+        // Sharded: each shard finds the path in its runs with run_path_figures() (one remote query per
+        // shard, at once), instead of the coordinator fetching every run's packs to call it.
+        var query = h.createQuery(select + (sharded
+                        ? "JOIN " + ShardLayout.PARTS + ".path_figures f ON f.run_key = r.run_key WHERE f.path_hash = :hash"
+                        + (entrypoint == null ? "" : " AND r.entrypoint = :entrypoint")
+                        : "CROSS JOIN LATERAL run_path_figures(r.run_key, :hash) f"
+                        + (entrypoint == null ? "" : " WHERE r.entrypoint = :entrypoint"))
                 + " ORDER BY r." + OLDEST_FIRST.replace(", ", ", r."))
                 .bind("hash", hash);
         if (entrypoint != null) {
@@ -92,7 +106,9 @@ final class JdbiPathHistory implements PathHistory {
             return List.of();
         }
         Found first = found.get(0);
-        String text = h.createQuery("SELECT texts[:rank + 1] FROM path_packs WHERE run_key = :key")
+        String text = h.createQuery(sharded
+                        ? "SELECT path_text FROM " + ShardLayout.PARTS + ".path_texts WHERE run_key = :key AND path_rank = :rank"
+                        : "SELECT texts[:rank + 1] FROM path_packs WHERE run_key = :key")
                 .bind("rank", first.rank()).bind("key", first.run().key()).mapTo(String.class).one();
         return found.stream().map(f -> new PathHistoryPoint(f.run(), f.timestamp(), f.capturedAt(), f.importedAt(),
                 f.entrypoint(), new PathStats(text, hash, f.kind(), f.count(), f.self(), f.total(), f.bytes(),

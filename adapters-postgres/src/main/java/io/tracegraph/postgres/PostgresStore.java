@@ -47,7 +47,7 @@ public final class PostgresStore implements AutoCloseable {
         this.graphs = new JdbiStoredGraphs(database.jdbi());
         // One reader of facts for the store's life: it keeps the path texts its last call read.
         this.comparisonFacts = new JdbiComparisonFacts(database.jdbi());
-        this.pathHistory = new JdbiPathHistory(database.jdbi());
+        this.pathHistory = new JdbiPathHistory(database.jdbi(), shards != null);
     }
 
     /**
@@ -83,11 +83,7 @@ public final class PostgresStore implements AutoCloseable {
         if (!database.isCoordinator()) {
             for (int i = 0; i < shards.size(); i++) {
                 // Each shard holds a whole store's schema (its per-run tables are the partitions).
-                try (Database shard = Database.open(shards.get(i), upgrading)) {
-                    shard.inTransaction("cannot prepare shard " + (i + 1), ShardLayout::prepareShard);
-                } catch (DatabaseException e) {
-                    throw new DatabaseException("shard " + ShardLayout.serverName(i + 1) + ": " + e.getMessage(), e);
-                }
+                Database.openShard(shards.get(i), upgrading, ShardLayout.serverName(i + 1)).close();
             }
             database.inTransaction("cannot lay the store out over its shards at " + database.config().describe(),
                     c -> {
@@ -150,7 +146,8 @@ public final class PostgresStore implements AutoCloseable {
         List<EmbeddedPostgresServer.Lease> shardLeases = new ArrayList<>();
         try {
             for (Path shardHome : shardHomes) {
-                shardLeases.add(EmbeddedPostgresServer.acquire(shardHome));
+                // Only the coordinator connects to a shard: no login of ours to check it first.
+                shardLeases.add(EmbeddedPostgresServer.acquire(shardHome, false));
             }
             List<DatabaseConfig> shards = shardLeases.stream().map(EmbeddedPostgresServer.Lease::config).toList();
             Database database = Database.open(lease.config(), upgrading);

@@ -44,6 +44,32 @@ final class ShardLayout {
     private static final Set<String> CATALOGUE = Set.of("runs", "import_log", "flyway_schema_history");
     /** The per-run table whose partitioning tells which shard holds a run. */
     static final String PLACEMENT = "run_strings";
+    /**
+     * On each shard: views that call tracegraph's functions there, for reads the coordinator would
+     * otherwise do by fetching whole packs (postgres_fdw sends no call of a function of ours to a
+     * shard). Made by {@link #prepareShard}, dropped before a shard's migrations (they depend on its
+     * tables and functions); on the coordinator, {@link #derive} partitions them as {@code shard_parts.NAME}.
+     */
+    static final String SHARD_READS = "shard_reads";
+
+    /** A view of {@link #SHARD_READS} on every shard: its columns and its definition over the shard's own store. */
+    private record ShardRead(String name, String columns, String definition) {
+    }
+
+    private static final List<ShardRead> SHARD_READ_VIEWS = List.of(
+            // One path's figures in each run (what `history` reads): the path found by hash on the
+            // shard, run_path_figures() called there for the runs that have it; one row per run.
+            new ShardRead("path_figures", "run_key bigint, path_hash bigint, path_rank integer, kind text, "
+                    + "count bigint, self_time_ns bigint, total_time_ns bigint, bytes bigint, peak_bytes bigint, "
+                    + "device_self_time_ns bigint, device_total_time_ns bigint",
+                    "SELECT k.run_key, x.path_hash, f.path_rank, f.kind, f.count, f.self_time_ns, f.total_time_ns, "
+                    + "f.bytes, f.peak_bytes, f.device_self_time_ns, f.device_total_time_ns FROM public.path_packs k "
+                    + "CROSS JOIN LATERAL unnest(k.hashes) x(path_hash) "
+                    + "CROSS JOIN LATERAL public.run_path_figures(k.run_key, x.path_hash) f"),
+            // A path's text by its rank, without sending the run's whole texts array to the coordinator.
+            new ShardRead("path_texts", "run_key bigint, path_rank integer, path_text text",
+                    "SELECT k.run_key, (x.o - 1)::integer AS path_rank, x.t AS path_text FROM public.path_packs k "
+                    + "CROSS JOIN LATERAL unnest(k.texts) WITH ORDINALITY x(t, o)"));
 
     private ShardLayout() {
     }
@@ -166,6 +192,35 @@ final class ShardLayout {
                     + "AND l.lanname IN ('sql', 'plpgsql') "
                     + "AND NOT coalesce(p.proconfig, '{}') @> ARRAY['search_path=public, pg_catalog'] LOOP "
                     + "EXECUTE format('ALTER FUNCTION %s SET search_path = public, pg_catalog', f); END LOOP; END $$");
+            s.execute("DROP SCHEMA IF EXISTS " + SHARD_READS + " CASCADE");
+            s.execute("CREATE SCHEMA " + SHARD_READS);
+            s.execute("COMMENT ON SCHEMA " + SHARD_READS + " IS 'tracegraph: views of this shard that its coordinator "
+                    + "reads (made again after every migration, docs/scaling.md)'");
+            for (ShardRead read : SHARD_READ_VIEWS) {
+                s.execute("CREATE VIEW " + SHARD_READS + "." + quote(read.name()) + " AS " + read.definition());
+            }
+        }
+    }
+
+    /** On a shard, before its migrations: the views of {@link #SHARD_READS}, which depend on what they change. */
+    static void dropShardReads(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + SHARD_READS + " CASCADE");
+        }
+    }
+
+    /**
+     * Whether the derived relations are there, in this version's form (a coordinator laid out by an
+     * older tracegraph lacks the partitioned {@link #SHARD_READS} views: its shards are prepared and
+     * the relations derived again).
+     */
+    static boolean derived(Connection c) throws SQLException {
+        ShardRead last = SHARD_READ_VIEWS.get(SHARD_READ_VIEWS.size() - 1);
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT to_regnamespace('" + SHARDED + "') IS NOT NULL AND to_regclass("
+                        + literal(PARTS + "." + quote(last.name())) + ") IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 
@@ -213,6 +268,17 @@ final class ShardLayout {
                     + " WHERE run_key = ANY (ARRAY(SELECT r.run_key FROM public.runs r))");
             exec(c, "COMMENT ON VIEW " + SHARDED + "." + quote(name) + " IS " + literal("tracegraph: " + name
                     + " of the catalogued runs, on their shards (derived from public." + name + ")"));
+        }
+        // The shards' own views (SHARD_READS), partitioned the same way; read by name in shard_parts.
+        for (ShardRead read : SHARD_READ_VIEWS) {
+            exec(c, "CREATE TABLE " + PARTS + "." + quote(read.name()) + " (" + read.columns() + ") PARTITION BY HASH "
+                    + "(run_key)");
+            for (Shard shard : shards) {
+                exec(c, "CREATE FOREIGN TABLE " + PARTS + "." + quote(read.name() + "_" + shard.number())
+                        + " PARTITION OF " + PARTS + "." + quote(read.name()) + " FOR VALUES WITH (MODULUS "
+                        + shard.modulus() + ", REMAINDER " + shard.remainder() + ") SERVER " + shard.server()
+                        + " OPTIONS (schema_name " + literal(SHARD_READS) + ", table_name " + literal(read.name()) + ")");
+            }
         }
         // The views that read the catalogue, made again over the sharded relations, in dependency order.
         List<String> rest = new ArrayList<>();
