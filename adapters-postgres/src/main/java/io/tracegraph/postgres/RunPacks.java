@@ -100,9 +100,9 @@ final class RunPacks {
         SemanticPaths paths = SemanticPaths.of(nodes);
         CompletableFuture<List<PathStats>> aggregated = CompletableFuture.supplyAsync(
                 () -> pathStats(nodes, paths));
-        Dictionary words = new Dictionary();
+        Dictionary words = new Dictionary(1024);
         int n = nodes.size();
-        Dictionary ids = new Dictionary();
+        Dictionary ids = new Dictionary(n);
         for (GraphNode node : nodes) {
             ids.add(node.id());
         }
@@ -514,12 +514,19 @@ final class RunPacks {
      * an edge's origin).
      */
     private static final class Dictionary {
-        private String[] strings = new String[1024];
+        private String[] strings;
         private int size;
         /** Per slot the string's hash (high half) and position + 1 (low half; 0: empty), to read with one miss. */
-        private long[] slots = new long[2048];
+        private long[] slots;
         private String last;
         private int lastRef = -1;
+
+        /** Sized for {@code expected} strings (a run's node ids: no rehash on the way). */
+        Dictionary(int expected) {
+            int capacity = Math.max(1024, expected);
+            strings = new String[capacity];
+            slots = new long[Integer.highestOneBit(capacity * 3)];
+        }
 
         /** Appends {@code s} whether or not it is there already (the node ids, which are positional). */
         void add(String s) {
@@ -662,7 +669,9 @@ final class RunPacks {
             if (s == null) {
                 return -1;
             }
-            if (s != last) {
+            // Equal strings are often other instances (an edge's origin is decoded once per edge): a
+            // comparison with the last one costs less than a lookup in a table of millions.
+            if (s != last && !s.equals(last)) {
                 last = s;
                 lastRef = dictionary.ref(s);
             }
