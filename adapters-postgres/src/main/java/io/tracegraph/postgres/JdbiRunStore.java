@@ -51,8 +51,8 @@ final class JdbiRunStore implements RunStore {
     private final Shards shards;
 
     /**
-     * From how many nodes, edges and timeline points on a run's strings and path statistics are
-     * written on a second connection beside the rest (see {@link #writeGraph(Handle, long, RunToStore)}).
+     * From how many nodes, edges and timeline points on a run's strings are written on a second
+     * connection beside the rest (see {@link #writeGraph(Handle, long, RunToStore)}).
      */
     static final int SIDE_CONNECTION_ROWS = 100_000;
 
@@ -245,13 +245,15 @@ final class JdbiRunStore implements RunStore {
     }
 
     /**
-     * The run's rows on one server. A big run's strings and path statistics (about half of the
-     * server's work: mostly compressing the text arrays) are written on a second connection, in a
-     * transaction of its own, while {@code h} writes the rest: two server processes then share the
-     * work. The second transaction commits just before {@code h}'s (once both have written
-     * everything); readers see a run only through its {@code runs} row, which {@code h} commits, so
-     * they see all of it or nothing. Should {@code h} fail between the two commits (its server
-     * gone), the strings and paths of a run_key no run has are left behind, unseen.
+     * The run's rows on one server. A big run's strings (its {@code run_strings} row: about 40% of
+     * the server's work, mostly compressing its text arrays) are written on a second connection, in
+     * a transaction of its own, while {@code h} writes the rest: two server processes then share the
+     * work. The second transaction commits just before {@code h}'s, once both have written
+     * everything. No view or command reaches {@code run_strings} but through a row that {@code h}
+     * writes (a run, its node, edge, timeline, breakdown or path pack), so readers still see a run
+     * whole or not at all. Should {@code h} fail between the two commits (its server gone), a
+     * {@code run_strings} row of a run_key no run has is left behind, which only a query of that
+     * table itself can see.
      */
     private void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
         ExecutionGraph g = run.graph();
@@ -277,8 +279,8 @@ final class JdbiRunStore implements RunStore {
     }
 
     /**
-     * Writes the run's rows through {@code h}; with a {@code side} handle, the strings and path
-     * packs through that one, on a thread of its own, at the same time.
+     * Writes the run's rows through {@code h}; with a {@code side} handle, its strings through that
+     * one, on a thread of its own, at the same time.
      */
     private static void writeGraph(Handle h, long key, RunToStore run, Handle side) throws SQLException {
         ExecutionGraph g = run.graph();
@@ -291,10 +293,7 @@ final class JdbiRunStore implements RunStore {
             writePathPack(copy, key, packs);
         } else {
             CopyManager sideCopy = side.getConnection().unwrap(PGConnection.class).getCopyAPI();
-            sideWritten = CompletableFuture.runAsync(() -> call(() -> {
-                writeStrings(sideCopy, key, packs);
-                writePathPack(sideCopy, key, packs);
-            }), task -> {
+            sideWritten = CompletableFuture.runAsync(() -> call(() -> writeStrings(sideCopy, key, packs)), task -> {
                 Thread t = new Thread(task, "store-side");
                 t.setDaemon(true);
                 t.start();
@@ -303,6 +302,7 @@ final class JdbiRunStore implements RunStore {
         try {
             if (side != null) {
                 writePacks(copy, key, packs);
+                writePathPack(copy, key, packs);
             }
             writeRows(h, copy, key, run);
         } catch (Throwable e) {

@@ -111,7 +111,7 @@ class RunReadsIT {
 
     @BeforeAll
     void storeRuns() {
-        // Every run's strings and paths on a second connection, as a big run's are (the CLI's tests
+        // Every run's strings on a second connection, as a big run's are (the CLI's tests
         // store small runs through one connection).
         JdbiRunStore store = new JdbiRunStore(jdbi, null, 0);
         // Stored in this order: import time breaks the tie of gamma-1 and alpha-1's capture time.
