@@ -264,17 +264,18 @@ final class JdbiRunStore implements RunStore {
         }
         try (Handle side = jdbi.open()) {
             side.begin();
-            boolean written = false;
             try {
                 writeGraph(h, key, run, side);
-                written = true;
-            } finally {
-                if (written) {
-                    side.commit();
-                } else {
+            } catch (Throwable e) {
+                try {
                     side.rollback();
+                } catch (RuntimeException rollback) {
+                    // Its connection may be gone too: the first failure is the one to report.
+                    e.addSuppressed(rollback);
                 }
+                throw e;
             }
+            side.commit();
         }
     }
 
