@@ -447,6 +447,16 @@ final class JdbiRunStore implements RunStore {
             rows.endRow();
             rows.finish();
         }
+        if (packs.deviceTimes != null) {
+            RunPacks.DevicePack device = Tasks.join(packs.deviceTimes);
+            try (CopyRows rows = CopyRows.open(copy, "device_time_packs", "run_key, nodes, devices, self_times_ns, "
+                    + "total_times_ns")) {
+                rows.int8(key).int4(device.nodes()).textArray(device.devices()).byteaArray(device.selfTimes())
+                        .byteaArray(device.totalTimes());
+                rows.endRow();
+                rows.finish();
+            }
+        }
     }
 
     /** The run's path statistics (V5, V6's device times). */
