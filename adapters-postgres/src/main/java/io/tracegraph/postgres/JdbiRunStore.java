@@ -50,13 +50,27 @@ final class JdbiRunStore implements RunStore {
     /** The shards of a sharded store (docs/scaling.md), else null. */
     private final Shards shards;
 
+    /**
+     * From how many nodes, edges and timeline points on a run's strings are written on a second
+     * connection beside the rest (see {@link #writeGraph(Handle, long, RunToStore)}).
+     */
+    static final int SIDE_CONNECTION_ROWS = 100_000;
+
+    private final int sideConnectionRows;
+
     JdbiRunStore(Jdbi jdbi) {
         this(jdbi, null);
     }
 
     JdbiRunStore(Jdbi jdbi, Shards shards) {
+        this(jdbi, shards, SIDE_CONNECTION_ROWS);
+    }
+
+    /** {@code sideConnectionRows}: see {@link #SIDE_CONNECTION_ROWS} (tests take 0: every run). */
+    JdbiRunStore(Jdbi jdbi, Shards shards, int sideConnectionRows) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.shards = shards;
+        this.sideConnectionRows = sideConnectionRows;
     }
 
     @Override
@@ -138,7 +152,7 @@ final class JdbiRunStore implements RunStore {
             h.createQuery("SELECT pg_advisory_xact_lock(:key)").bind("key", k).mapTo(String.class).one();
             ShardLayout.Shard shard = shards.placement(h, k);
             shards.inTransaction(shard, s -> {
-                writeGraph(s, k, run);
+                writeGraph(s, k, run, null);
                 return null;
             });
             return new StoreResult.Stored(run.meta().runId(), replaced);
@@ -230,11 +244,83 @@ final class JdbiRunStore implements RunStore {
                 .findOne();
     }
 
-    private static void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
+    /**
+     * The run's rows on one server. A big run's strings (its {@code run_strings} row: about 40% of
+     * the server's work, mostly compressing its text arrays) are written on a second connection, in
+     * a transaction of its own, while {@code h} writes the rest: two server processes then share the
+     * work. The second transaction commits just before {@code h}'s, once both have written
+     * everything. No view or command reaches {@code run_strings} but through a row that {@code h}
+     * writes (a run, its node, edge, timeline, breakdown or path pack), so readers still see a run
+     * whole or not at all. Should {@code h} fail between the two commits (its server gone), a
+     * {@code run_strings} row of a run_key no run has is left behind, which only a query of that
+     * table itself can see.
+     */
+    private void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
+        ExecutionGraph g = run.graph();
+        long rows = (long) g.spans().size() + g.edges().size() + g.memory().timeline().size();
+        if (rows < sideConnectionRows) {
+            writeGraph(h, key, run, null);
+            return;
+        }
+        try (Handle side = jdbi.open()) {
+            side.begin();
+            try {
+                writeGraph(h, key, run, side);
+            } catch (Throwable e) {
+                try {
+                    side.rollback();
+                } catch (RuntimeException rollback) {
+                    // Its connection may be gone too: the first failure is the one to report.
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            }
+            side.commit();
+        }
+    }
+
+    /**
+     * Writes the run's rows through {@code h}; with a {@code side} handle, its strings through that
+     * one, on a thread of its own, at the same time.
+     */
+    private static void writeGraph(Handle h, long key, RunToStore run, Handle side) throws SQLException {
         ExecutionGraph g = run.graph();
         CopyManager copy = h.getConnection().unwrap(PGConnection.class).getCopyAPI();
         RunPacks packs = RunPacks.of(g);
-        writePacks(copy, key, packs);
+        CompletableFuture<Void> sideWritten = null;
+        if (side == null) {
+            writeStrings(copy, key, packs);
+            writePacks(copy, key, packs);
+            writePathPack(copy, key, packs);
+        } else {
+            CopyManager sideCopy = side.getConnection().unwrap(PGConnection.class).getCopyAPI();
+            sideWritten = CompletableFuture.runAsync(() -> call(() -> writeStrings(sideCopy, key, packs)), task -> {
+                Thread t = new Thread(task, "store-side");
+                t.setDaemon(true);
+                t.start();
+            });
+        }
+        try {
+            if (side != null) {
+                writePacks(copy, key, packs);
+                writePathPack(copy, key, packs);
+            }
+            writeRows(h, copy, key, run);
+        } catch (Throwable e) {
+            if (sideWritten != null) {
+                // The caller rolls back what the side wrote, once it has stopped.
+                sideWritten.exceptionally(x -> null).join();
+            }
+            throw e;
+        }
+        if (sideWritten != null) {
+            Tasks.join(sideWritten);
+        }
+    }
+
+    /** The run's rows besides its packs: tensors, gradients, health, memory, summaries. */
+    private static void writeRows(Handle h, CopyManager copy, long key, RunToStore run) throws SQLException {
+        ExecutionGraph g = run.graph();
         try (CopyRows rows = CopyRows.open(copy, "tensors", "run_key, tensor_idx, span_id, tensor_id, shape, dtype, "
                 + "device, requires_grad, storage_bytes, category, label")) {
             List<TensorRecord> tensors = g.tensors();
@@ -330,13 +416,17 @@ final class JdbiRunStore implements RunStore {
         return RunPacks.sha256(values);
     }
 
-    /** The run's packs (V5): one row per pack table, its strings first (sent while the columns are packed). */
-    private static void writePacks(CopyManager copy, long key, RunPacks packs) throws SQLException {
+    /** The run's strings (V5), sent while the columns are packed. */
+    private static void writeStrings(CopyManager copy, long key, RunPacks packs) throws SQLException {
         try (CopyRows rows = CopyRows.open(copy, "run_strings", "run_key, words, ids")) {
             rows.int8(key).textArray(packs.words).textArray(packs.ids);
             rows.endRow();
             rows.finish();
         }
+    }
+
+    /** The run's packs (V5) but its strings and paths: one row per pack table. */
+    private static void writePacks(CopyManager copy, long key, RunPacks packs) throws SQLException {
         writePack(copy, key, "node_packs", "nodes, parents, names, kinds, paths, start_ns, self_times_ns, "
                 + "total_times_ns, shapes, dtypes, devices, bytes, peak_bytes, residual_bytes, storage_bytes", packs.nodes);
         writePack(copy, key, "edge_packs", "edges, froms, tos, kinds, durations_ns, labels", packs.edges);
@@ -357,6 +447,20 @@ final class JdbiRunStore implements RunStore {
             rows.endRow();
             rows.finish();
         }
+        if (packs.deviceTimes != null) {
+            RunPacks.DevicePack device = Tasks.join(packs.deviceTimes);
+            try (CopyRows rows = CopyRows.open(copy, "device_time_packs", "run_key, nodes, devices, self_times_ns, "
+                    + "total_times_ns")) {
+                rows.int8(key).int4(device.nodes()).textArray(device.devices()).byteaArray(device.selfTimes())
+                        .byteaArray(device.totalTimes());
+                rows.endRow();
+                rows.finish();
+            }
+        }
+    }
+
+    /** The run's path statistics (V5, V6's device times). */
+    private static void writePathPack(CopyManager copy, long key, RunPacks packs) throws SQLException {
         try (CopyRows rows = CopyRows.open(copy, "path_packs", "run_key, paths, hashes, kinds, counts, self_times_ns, "
                 + "total_times_ns, bytes, peak_bytes, depths, by_hash, texts, digests, device_self_times_ns, "
                 + "device_total_times_ns, device_digests")) {
@@ -377,16 +481,6 @@ final class JdbiRunStore implements RunStore {
             }
             rows.endRow();
             rows.finish();
-        }
-        if (packs.deviceTimes != null) {
-            RunPacks.DevicePack device = Tasks.join(packs.deviceTimes);
-            try (CopyRows rows = CopyRows.open(copy, "device_time_packs", "run_key, nodes, devices, self_times_ns, "
-                    + "total_times_ns")) {
-                rows.int8(key).int4(device.nodes()).textArray(device.devices()).byteaArray(device.selfTimes())
-                        .byteaArray(device.totalTimes());
-                rows.endRow();
-                rows.finish();
-            }
         }
     }
 

@@ -111,7 +111,9 @@ class RunReadsIT {
 
     @BeforeAll
     void storeRuns() {
-        JdbiRunStore store = new JdbiRunStore(jdbi);
+        // Every run's strings on a second connection, as a big run's are (the CLI's tests
+        // store small runs through one connection).
+        JdbiRunStore store = new JdbiRunStore(jdbi, null, 0);
         // Stored in this order: import time breaks the tie of gamma-1 and alpha-1's capture time.
         List<RunToStore> runs = List.of(
                 train("alpha-1", "2026-08-01T10:00:00Z", Map.of("commit", "abc", "host", "a"), false),
