@@ -231,6 +231,20 @@ class ShardedStoreIT {
     }
 
     /**
+     * {@code run_path_stats()}, the recipes' per-run call: each run's paths decoded on its shard, one
+     * remote query per shard (not the packs fetched and decoded on the coordinator).
+     */
+    @Test
+    void aRunsPathStatisticsAreDecodedOnItsShard() throws Exception {
+        CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) SELECT r.run_id, p.path, "
+                + "p.self_time_ns FROM runs r CROSS JOIN LATERAL run_path_stats(r.run_key) p", "--format", "csv");
+        assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+        assertThat(count(plan.out(), "FROM shard_reads.decoded_path_stats WHERE ((run_key = "))
+                .as(plan.out()).isEqualTo(2);
+        assertThat(plan.out()).as(plan.out()).doesNotContain("path_packs", "run_strings");
+    }
+
+    /**
      * {@code history}: each shard finds the path in its own runs (one remote query per shard, at
      * once), instead of the coordinator fetching every run's path packs; and a coordinator laid out
      * without the shards' views (by an older tracegraph) has them made again by the next command.

@@ -34,11 +34,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL run store. A run is written in one transaction: its {@code runs} row first (which
@@ -46,6 +49,7 @@ import org.postgresql.copy.CopyManager;
  * importers), then every child table through binary COPY. Every statement binds its values.
  */
 final class JdbiRunStore implements RunStore {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbiRunStore.class);
     private final Jdbi jdbi;
     /** The shards of a sharded store (docs/scaling.md), else null. */
     private final Shards shards;
@@ -57,6 +61,8 @@ final class JdbiRunStore implements RunStore {
     static final int SIDE_CONNECTION_ROWS = 100_000;
 
     private final int sideConnectionRows;
+    /** Whether this store has looked for run_strings rows that failed imports left ({@link #sweepStrings}). */
+    private final AtomicBoolean swept = new AtomicBoolean();
 
     JdbiRunStore(Jdbi jdbi) {
         this(jdbi, null);
@@ -93,6 +99,7 @@ final class JdbiRunStore implements RunStore {
             if (shards != null) {
                 return storeSharded(run, replace);
             }
+            sweepStrings();
             return call(() -> jdbi.inTransaction(h -> storeIn(h, run, replace)));
         } catch (DatabaseException e) {
             throw new DatabaseException("storing run `" + run.meta().runId() + "` from " + run.sourceName()
@@ -113,6 +120,39 @@ final class JdbiRunStore implements RunStore {
                 .bind("sha", entry.contentSha256())
                 .bind("fault", entry.contentFault())
                 .execute()));
+    }
+
+    /**
+     * Once per store: deletes the {@code run_strings} rows of run keys no run has, which an import
+     * that failed between its two commits left ({@link #writeGraph(Handle, long, RunToStore)}),
+     * but those whose import still runs (it holds the key's advisory lock). The catalogue is read
+     * again once the keys are locked, so an import that committed meanwhile keeps its strings. A
+     * failure here only delays the sweep to the next import.
+     */
+    private void sweepStrings() {
+        if (!swept.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            int deleted = call(() -> jdbi.inTransaction(h -> {
+                List<Long> unknown = h.createQuery("SELECT s.run_key FROM run_strings s "
+                        + "WHERE NOT EXISTS (SELECT FROM runs r WHERE r.run_key = s.run_key)").mapTo(Long.class).list();
+                if (unknown.isEmpty()) {
+                    return 0;
+                }
+                List<Long> locked = h.createQuery("SELECT k FROM unnest(CAST(:keys AS bigint[])) k "
+                        + "WHERE pg_try_advisory_xact_lock(k)").bind("keys", unknown.toArray(Long[]::new))
+                        .mapTo(Long.class).list();
+                return h.createUpdate("DELETE FROM run_strings s WHERE s.run_key = ANY (CAST(:keys AS bigint[])) "
+                        + "AND NOT EXISTS (SELECT FROM runs r WHERE r.run_key = s.run_key)")
+                        .bind("keys", locked.toArray(Long[]::new)).execute();
+            }));
+            if (deleted > 0) {
+                LOG.info("removed the strings of {} run(s) whose import failed", deleted);
+            }
+        } catch (DatabaseException e) {
+            LOG.warn("could not look for the strings of failed imports: {}", e.getMessage());
+        }
     }
 
     /**
@@ -253,7 +293,8 @@ final class JdbiRunStore implements RunStore {
      * writes (a run, its node, edge, timeline, breakdown or path pack), so readers still see a run
      * whole or not at all. Should {@code h} fail between the two commits (its server gone), a
      * {@code run_strings} row of a run_key no run has is left behind, which only a query of that
-     * table itself can see.
+     * table itself can see, until the next import sweeps it ({@link #sweepStrings}); {@code h}
+     * holds the run key's advisory lock meanwhile.
      */
     private void writeGraph(Handle h, long key, RunToStore run) throws SQLException {
         ExecutionGraph g = run.graph();
@@ -262,6 +303,8 @@ final class JdbiRunStore implements RunStore {
             writeGraph(h, key, run, null);
             return;
         }
+        // Held until h commits: while it is, the sweep of another import leaves the strings be.
+        h.createQuery("SELECT pg_advisory_xact_lock(:key)").bind("key", key).mapTo(String.class).one();
         try (Handle side = jdbi.open()) {
             side.begin();
             try {

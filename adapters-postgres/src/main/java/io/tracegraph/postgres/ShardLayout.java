@@ -56,6 +56,9 @@ final class ShardLayout {
     private record ShardRead(String name, String columns, String definition) {
     }
 
+    /** In a definition below: run_path_stats()'s body, its argument the run key of {@code run_packs}. */
+    private static final String RUN_PATH_STATS_BODY = "{run_path_stats(run_packs.run_key)}";
+
     private static final List<ShardRead> SHARD_READ_VIEWS = List.of(
             // One path's figures in each run (what `history` reads): the path found by hash on the
             // shard, run_path_figures() called there for the runs that have it; one row per run.
@@ -69,7 +72,18 @@ final class ShardLayout {
             // A path's text by its rank, without sending the run's whole texts array to the coordinator.
             new ShardRead("path_texts", "run_key bigint, path_rank integer, path_text text",
                     "SELECT k.run_key, (x.o - 1)::integer AS path_rank, x.t AS path_text FROM public.path_packs k "
-                    + "CROSS JOIN LATERAL unnest(k.texts) WITH ORDINALITY x(t, o)"));
+                    + "CROSS JOIN LATERAL unnest(k.texts) WITH ORDINALITY x(t, o)"),
+            // A run's paths decoded where its packs are (what run_path_stats() returns, the docs/sql.md
+            // recipes' per-run call): the coordinator's run_path_stats() reads this by run key.
+            new ShardRead("decoded_path_stats", "run_key bigint, path_hash bigint, path text COLLATE \"C\", kind text, "
+                    + "count bigint, self_time_ns bigint, total_time_ns bigint, bytes bigint, peak_bytes bigint",
+                    // The function's body itself, for each pack (see prepareShard): a call of the function
+                    // would not be inlined there. The run key taken from path_packs: a condition on it picks
+                    // the pack before any is decoded.
+                    "SELECT run_packs.run_key, s.path_hash, s.path, s.kind, s.count, s.self_time_ns, s.total_time_ns, "
+                    + "s.bytes, s.peak_bytes FROM public.path_packs run_packs CROSS JOIN LATERAL ("
+                    + RUN_PATH_STATS_BODY + ") s(run_key, path_hash, path, kind, count, self_time_ns, "
+                    + "total_time_ns, bytes, peak_bytes)"));
 
     private ShardLayout() {
     }
@@ -181,23 +195,39 @@ final class ShardLayout {
     /**
      * On a shard, after its migrations: the functions the coordinator's queries reach (through the
      * views it reads) find the store's tables by name, also in the sessions of postgres_fdw, which
-     * run with {@code search_path = pg_catalog}. Immutable functions read no table and stay as they
-     * are (the planner inlines the SQL ones).
+     * run with {@code search_path = pg_catalog}. Immutable SQL functions read no table and stay as
+     * they are (the planner inlines them); immutable PL/pgSQL ones name the store's types (the views
+     * below call them outside any function of the store's).
      */
     static void prepareShard(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("DO $$ DECLARE f regprocedure; BEGIN FOR f IN SELECT p.oid::regprocedure FROM pg_proc p "
                     + "JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang "
-                    + "WHERE n.nspname = 'public' AND p.prokind = 'f' AND p.provolatile <> 'i' "
-                    + "AND l.lanname IN ('sql', 'plpgsql') "
+                    + "WHERE n.nspname = 'public' AND p.prokind = 'f' "
+                    + "AND (l.lanname = 'plpgsql' OR l.lanname = 'sql' AND p.provolatile <> 'i') "
                     + "AND NOT coalesce(p.proconfig, '{}') @> ARRAY['search_path=public, pg_catalog'] LOOP "
                     + "EXECUTE format('ALTER FUNCTION %s SET search_path = public, pg_catalog', f); END LOOP; END $$");
             s.execute("DROP SCHEMA IF EXISTS " + SHARD_READS + " CASCADE");
             s.execute("CREATE SCHEMA " + SHARD_READS);
             s.execute("COMMENT ON SCHEMA " + SHARD_READS + " IS 'tracegraph: views of this shard that its coordinator "
                     + "reads (made again after every migration, docs/scaling.md)'");
+            // run_path_stats() has a search_path of its own now, so the planner no longer inlines a
+            // call of it (it then runs ~4x slower): the views take its body instead, parsed here with
+            // the search_path it was written for (a view keeps the relations it names, not their names).
+            String body;
+            try (ResultSet rs = s.executeQuery("SELECT prosrc FROM pg_proc WHERE oid = "
+                    + "'public.run_path_stats(bigint)'::regprocedure")) {
+                rs.next();
+                body = rs.getString(1).strip();
+            }
+            if (body.endsWith(";")) {
+                body = body.substring(0, body.length() - 1);
+            }
+            body = body.replaceAll("\\bp_run_key\\b", "run_packs.run_key");
+            s.execute("SET LOCAL search_path = public, pg_catalog");
             for (ShardRead read : SHARD_READ_VIEWS) {
-                s.execute("CREATE VIEW " + SHARD_READS + "." + quote(read.name()) + " AS " + read.definition());
+                s.execute("CREATE VIEW " + SHARD_READS + "." + quote(read.name()) + " AS "
+                        + read.definition().replace(RUN_PATH_STATS_BODY, "\n" + body + "\n"));
             }
         }
     }
@@ -215,10 +245,12 @@ final class ShardLayout {
      * the relations derived again).
      */
     static boolean derived(Connection c) throws SQLException {
-        ShardRead last = SHARD_READ_VIEWS.get(SHARD_READ_VIEWS.size() - 1);
-        try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT to_regnamespace('" + SHARDED + "') IS NOT NULL AND to_regclass("
-                        + literal(PARTS + "." + quote(last.name())) + ") IS NOT NULL")) {
+        StringBuilder query = new StringBuilder("SELECT to_regnamespace('" + SHARDED + "') IS NOT NULL AND "
+                + "to_regprocedure(" + literal(SHARDED + ".run_path_stats(bigint)") + ") IS NOT NULL");
+        for (ShardRead read : SHARD_READ_VIEWS) {
+            query.append(" AND to_regclass(").append(literal(PARTS + "." + quote(read.name()))).append(") IS NOT NULL");
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query.toString())) {
             rs.next();
             return rs.getBoolean(1);
         }
@@ -280,6 +312,21 @@ final class ShardLayout {
                         + " OPTIONS (schema_name " + literal(SHARD_READS) + ", table_name " + literal(read.name()) + ")");
             }
         }
+        // run_path_stats() of a catalogued run read from its shard, where the run's packs are decoded
+        // (public's decodes them on the coordinator, after postgres_fdw sent it the whole packs as
+        // text). An SQL function the planner inlines: a call with another query's run key becomes one
+        // remote query with that key as a parameter, sent to the run's shard alone.
+        // Through a view of the catalogued runs' rows: a view reads the shards with its owner's user
+        // mapping, so that the read-only role of `tracegraph sql` can call the function too.
+        exec(c, "CREATE VIEW " + SHARDED + ".run_path_stats_on_shards AS SELECT * FROM " + PARTS + ".decoded_path_stats "
+                + "WHERE run_key = ANY (ARRAY(SELECT r.run_key FROM public.runs r))");
+        exec(c, "COMMENT ON VIEW " + SHARDED + ".run_path_stats_on_shards IS 'tracegraph: what run_path_stats() "
+                + "returns, decoded on the shards (derived; read by run key)'");
+        exec(c, "CREATE FUNCTION " + SHARDED + ".run_path_stats(p_run_key bigint) RETURNS SETOF public.run_paths "
+                + "LANGUAGE sql STABLE AS $$ SELECT * FROM " + SHARDED + ".run_path_stats_on_shards p "
+                + "WHERE p.run_key = p_run_key $$");
+        exec(c, "COMMENT ON FUNCTION " + SHARDED + ".run_path_stats(bigint) IS 'tracegraph: public.run_path_stats() "
+                + "decoded on the run''s shard (derived)'");
         // The views that read the catalogue, made again over the sharded relations, in dependency order.
         List<String> rest = new ArrayList<>();
         for (Relation r : relations.values()) {

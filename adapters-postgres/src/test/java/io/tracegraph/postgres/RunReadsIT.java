@@ -58,6 +58,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -136,6 +137,31 @@ class RunReadsIT {
     @AfterAll
     void dataIsIntact() {
         assertThat(counts()).isEqualTo(counts);
+    }
+
+    /**
+     * The strings row an import wrote on its second connection before its main transaction failed
+     * belongs to no run: the next import removes it, but not one whose import still holds the key.
+     */
+    @Test
+    void theNextImportRemovesTheStringsOfAFailedImportButNotOfOneStillRunning() {
+        long failed = 9_000_001L;
+        long running = 9_000_002L;
+        jdbi.useHandle(h -> h.execute("INSERT INTO run_strings (run_key, words, ids) VALUES (?, '{x}', '{y}'), "
+                + "(?, '{x}', '{y}')", failed, running));
+        try (Handle importing = jdbi.open()) {
+            importing.begin();
+            importing.createQuery("SELECT pg_advisory_xact_lock(:key)").bind("key", running).mapTo(String.class)
+                    .one();
+            // A store's first import sweeps, whatever it stores (here: nothing new).
+            StoreResult again = new JdbiRunStore(jdbi, null, 0).store(stored.get("alpha-1"), false);
+            assertThat(again).isInstanceOf(StoreResult.Duplicate.class);
+            importing.rollback();
+        }
+        List<Long> left = jdbi.withHandle(h -> h.createQuery("SELECT run_key FROM run_strings "
+                + "WHERE run_key > 9000000 ORDER BY run_key").mapTo(Long.class).list());
+        assertThat(left).containsExactly(running);
+        jdbi.useHandle(h -> h.execute("DELETE FROM run_strings WHERE run_key = ?", running));
     }
 
     // ---- listing -------------------------------------------------------------------------------
