@@ -484,6 +484,11 @@ final class CompactLineDecoder {
 
     /** A string, from the cache when it is short. */
     private String text() {
+        return cached(textCache, textHashes);
+    }
+
+    /** A string, from {@code cache} (slots by hash, {@code hashes} beside) when it is short. */
+    private String cached(String[] cache, int[] hashes) {
         int start = pos + 1;
         int close = plainString();
         if (close < 0) {
@@ -497,16 +502,16 @@ final class CompactLineDecoder {
         for (int i = start; i < close; i++) {
             hash = 31 * hash + b[i];
         }
-        int slot = (hash ^ (hash >>> 15)) & (textCache.length - 1);
-        if (textHashes[slot] == hash) {
-            String cached = textCache[slot];
+        int slot = (hash ^ (hash >>> 15)) & (cache.length - 1);
+        if (hashes[slot] == hash) {
+            String cached = cache[slot];
             if (cached != null && cached.length() == length && sameBytes(cached, start)) {
                 return cached;
             }
         }
         String text = new String(b, start, length, StandardCharsets.ISO_8859_1);
-        textCache[slot] = text;
-        textHashes[slot] = hash;
+        cache[slot] = text;
+        hashes[slot] = hash;
         return text;
     }
 
@@ -526,30 +531,7 @@ final class CompactLineDecoder {
      * cache the ids that never repeat would evict the names that do.
      */
     private String storageId() {
-        int start = pos + 1;
-        int close = plainString();
-        if (close < 0) {
-            return null;
-        }
-        int length = close - start;
-        if (length > CACHED_TEXT_LENGTH) {
-            return new String(b, start, length, StandardCharsets.ISO_8859_1);
-        }
-        int hash = 0;
-        for (int i = start; i < close; i++) {
-            hash = 31 * hash + b[i];
-        }
-        int slot = (hash ^ (hash >>> 15)) & (storageCache.length - 1);
-        if (storageHashes[slot] == hash) {
-            String cached = storageCache[slot];
-            if (cached != null && cached.length() == length && sameBytes(cached, start)) {
-                return cached;
-            }
-        }
-        String text = new String(b, start, length, StandardCharsets.ISO_8859_1);
-        storageCache[slot] = text;
-        storageHashes[slot] = hash;
-        return text;
+        return cached(storageCache, storageHashes);
     }
 
     /** A string that must be one of {@code options}: its index, or -1. */
