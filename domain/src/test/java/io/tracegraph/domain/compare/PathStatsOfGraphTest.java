@@ -1,26 +1,29 @@
-package io.tracegraph.postgres;
+package io.tracegraph.domain.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tracegraph.domain.compare.PathStats;
 import io.tracegraph.domain.graph.DeviceTime;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.GraphNodeKind;
 import io.tracegraph.domain.graph.SemanticPaths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The store's own path aggregation gives what the domain's does, in the same order. */
-class RunPacksTest {
+/**
+ * {@link PathStats#ofGraph}'s aggregation in arrays gives what {@link PathStats#aggregate} gives for
+ * one occurrence per node, in the same order.
+ */
+class PathStatsOfGraphTest {
     @Test
-    void aggregatesPathsAsTheDomainDoes() {
+    void aggregatesPathsAsOneOccurrencePerNodeDoes() {
         List<GraphNode> nodes = tree(new String[] {"forward", "layer.1", "layer", "layer/x", "matmul", "Attention::bw",
             "zeta", "a b", "\u00e9t\u00e9", "\u2026"}, 3_000, 1);
-        List<PathStats> expected = PathStats.ofGraph(nodes, SemanticPaths.of(nodes));
+        List<PathStats> expected = byOccurrences(nodes);
 
-        List<PathStats> actual = RunPacks.pathStats(nodes, SemanticPaths.of(nodes));
+        List<PathStats> actual = PathStats.ofGraph(nodes, SemanticPaths.of(nodes));
 
         assertThat(actual).hasSizeGreaterThan(100).hasSizeLessThan(nodes.size()).isEqualTo(expected);
     }
@@ -29,9 +32,9 @@ class RunPacksTest {
     void ordersByCodePointWhenATextHoldsSurrogatesOrCharactersAboveThem() {
         // U+1F600 (a surrogate pair) sorts above U+FFFD by code point, below it in UTF-16 units.
         List<GraphNode> nodes = tree(new String[] {"\uD83D\uDE00", "\uFFFD", "\uE000", "a", "\uD7FF"}, 2_000, 2);
-        List<PathStats> expected = PathStats.ofGraph(nodes, SemanticPaths.of(nodes));
+        List<PathStats> expected = byOccurrences(nodes);
 
-        List<PathStats> actual = RunPacks.pathStats(nodes, SemanticPaths.of(nodes));
+        List<PathStats> actual = PathStats.ofGraph(nodes, SemanticPaths.of(nodes));
 
         assertThat(actual).isEqualTo(expected);
         assertThat(actual.stream().map(PathStats::path).toList())
@@ -47,12 +50,25 @@ class RunPacksTest {
         nodes.add(node("b", "r", "op", GraphNodeKind.OP, 7, 9, 3,
                 List.of(new DeviceTime("cuda:0", 4, 4), new DeviceTime("cuda:1", 1, 2))));
 
-        List<PathStats> actual = RunPacks.pathStats(nodes, SemanticPaths.of(nodes));
+        List<PathStats> actual = PathStats.ofGraph(nodes, SemanticPaths.of(nodes));
 
-        assertThat(actual).isEqualTo(PathStats.ofGraph(nodes, SemanticPaths.of(nodes)));
+        assertThat(actual).isEqualTo(byOccurrences(nodes));
         assertThat(actual.get(1).selfTimeNs()).isEqualTo(Long.MAX_VALUE);
         assertThat(actual.get(1).peakBytes()).isEqualTo(8);
         assertThat(actual.get(1).deviceSelfTimeNs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** The reference: one occurrence per node, merged by {@link PathStats#aggregate}. */
+    private static List<PathStats> byOccurrences(List<GraphNode> nodes) {
+        SemanticPaths paths = SemanticPaths.of(nodes);
+        List<PathStats> occurrences = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            GraphNode node = nodes.get(i);
+            occurrences.add(PathStats.of(paths.path(i), paths.hash(i), node.kind().name().toLowerCase(Locale.ROOT),
+                    node.selfTimeNs(), node.totalTimeNs(), node.bytes(), node.peakBytes(), node.deviceSelfTimeNs(),
+                    node.deviceTotalTimeNs()));
+        }
+        return PathStats.aggregate(occurrences);
     }
 
     /** A random tree of {@code count} nodes named from {@code names}, some with device time. */
