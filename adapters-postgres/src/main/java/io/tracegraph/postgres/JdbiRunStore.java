@@ -337,11 +337,8 @@ final class JdbiRunStore implements RunStore {
             writePathPack(copy, key, packs);
         } else {
             CopyManager sideCopy = side.getConnection().unwrap(PGConnection.class).getCopyAPI();
-            sideWritten = CompletableFuture.runAsync(() -> call(() -> writeStrings(sideCopy, key, packs)), task -> {
-                Thread t = new Thread(task, "store-side");
-                t.setDaemon(true);
-                t.start();
-            });
+            sideWritten = CompletableFuture.runAsync(() -> call(() -> writeStrings(sideCopy, key, packs)),
+                    Tasks.ownThread("store-side"));
         }
         try {
             if (side != null) {

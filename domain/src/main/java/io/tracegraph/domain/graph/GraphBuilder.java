@@ -7,6 +7,7 @@ import io.tracegraph.domain.health.TraceHealth;
 import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryAnalysis;
 import io.tracegraph.domain.memory.MemoryAnalyzer;
+import io.tracegraph.domain.task.Tasks;
 import io.tracegraph.domain.trace.CodePointOrder;
 import io.tracegraph.domain.trace.DataEdgeEvent;
 import io.tracegraph.domain.trace.EdgeEvent;
@@ -206,11 +207,8 @@ public final class GraphBuilder {
         }
         this.opNodeIds = opNodeIds;
         this.opAsSpan = opAsSpan;
-        this.edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds), task -> {
-            Thread thread = new Thread(task, "graph-edges");
-            thread.setDaemon(true);
-            thread.start();
-        });
+        this.edgesBuilt = CompletableFuture.supplyAsync(() -> buildEdges(total, opNodeIds),
+                Tasks.ownThread("graph-edges"));
     }
 
     private ExecutionGraph build(MemoryAnalysis memory) {
@@ -526,11 +524,7 @@ public final class GraphBuilder {
         int mid = n >>> 1;
         Candidate[] left = Arrays.copyOfRange(a, 0, mid);
         CompletableFuture<Void> sorting = CompletableFuture.runAsync(() -> Arrays.sort(left, Candidate.ORDER),
-                task -> {
-                    Thread thread = new Thread(task, "edge-sort");
-                    thread.setDaemon(true);
-                    thread.start();
-                });
+                Tasks.ownThread("edge-sort"));
         Arrays.sort(a, mid, n, Candidate.ORDER);
         join(sorting);
         int i = 0;

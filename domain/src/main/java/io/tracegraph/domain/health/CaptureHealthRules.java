@@ -2,6 +2,7 @@ package io.tracegraph.domain.health;
 
 import static io.tracegraph.domain.task.Tasks.join;
 
+import io.tracegraph.domain.task.Tasks;
 import io.tracegraph.domain.trace.CaptureContract;
 import io.tracegraph.domain.trace.DataEdgeEvent;
 import io.tracegraph.domain.trace.DeviceInterval;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * The health checks of traces with a terminal record (candle-graph trace/7 to /10), in the
@@ -65,13 +67,13 @@ final class CaptureHealthRules {
         // of a big trace's checks: they run on threads of their own beside the rest (the memory
         // analysis holds the other core meanwhile), their issues put in their place below.
         CompletableFuture<StorageCheck> storages =
-                CompletableFuture.supplyAsync(this::checkStorages, CaptureHealthRules::start);
+                CompletableFuture.supplyAsync(this::checkStorages, HEALTH_CHECK);
         CompletableFuture<List<HealthIssue>> gradients = revision >= 9
                 ? CompletableFuture.supplyAsync(() -> {
                     List<HealthIssue> found = new ArrayList<>();
                     GradientManifestCheck.check(doc, failed, found);
                     return found;
-                }, CaptureHealthRules::start)
+                }, HEALTH_CHECK)
                 : null;
 
         // One pass per record list gathers what the checks below report, in the original's order.
@@ -463,11 +465,7 @@ final class CaptureHealthRules {
     }
 
     /** Runs a check on a thread of its own (a daemon: it never keeps the JVM alive). */
-    private static void start(Runnable check) {
-        Thread thread = new Thread(check, "health-check");
-        thread.setDaemon(true);
-        thread.start();
-    }
+    private static final Executor HEALTH_CHECK = Tasks.ownThread("health-check");
 
     private static void error(List<HealthIssue> found, String code, String message) {
         found.add(new HealthIssue(HealthSeverity.ERROR, code, message));
