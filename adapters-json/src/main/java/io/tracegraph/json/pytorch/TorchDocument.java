@@ -304,11 +304,15 @@ final class TorchDocument {
                 tree.start[p], allocatedDuring[p], 0);
     }
 
+    /** Whether a span of the backward pass or the optimizer was added (a training run). */
+    private boolean training;
+
     private int addSpan(int parent, String name, SpanKind kind, boolean measured, long start, long duration,
             ExecutionStep step) {
         int index = spans.size();
         String id = id(index);
         ids[index] = id;
+        training |= step == ExecutionStep.BACKWARD || step == ExecutionStep.OPTIMIZER;
         spans.add(new SpanRecord(id, parent < 0 ? null : ids[parent], name, kind, measured, start, true,
                 Math.max(0, duration), step));
         return index;
@@ -497,8 +501,6 @@ final class TorchDocument {
         }
         String traceId = t.header.get("trace_id");
         String runId = traceId != null && !traceId.isBlank() ? traceId : runIdFallback;
-        boolean training = spans.stream().anyMatch(s -> s.step() == ExecutionStep.BACKWARD
-                || s.step() == ExecutionStep.OPTIMIZER);
         long captureStep = tree.steps > 0 ? HostTree.stepNumber(t.names.get(t.name[tree.stepRow[0]])) : 0;
         return new RunMeta(runId, traceId == null ? "" : traceId, ROOT_NAME,
                 training ? ExecutionPhase.TRAIN : ExecutionPhase.INFER, timestamp(), Math.max(0, captureStep), 0,

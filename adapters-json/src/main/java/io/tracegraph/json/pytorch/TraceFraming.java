@@ -47,12 +47,31 @@ final class TraceFraming {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
 
-    /** Whether one of the eight bytes is a quote, a backslash or a line feed (SWAR zero-byte test). */
-    private static boolean special(long w) {
+    /** Bits 5, 2 and 1 cleared: {@code { } [ ]} all become 0x59 (so do {@code Y _ y}, harmlessly). */
+    private static final long BRACKET_MASK = ONES * 0xD9;
+
+    /**
+     * The high bit of each of the eight bytes (little-endian) that may be a quote, a backslash or a
+     * line feed (SWAR zero-byte test): 0 when none is; the lowest bit set marks the first one exactly
+     * (a zero-byte test only errs above a true zero byte).
+     */
+    private static long inString(long w) {
         long q = w ^ (ONES * '"');
         long s = w ^ (ONES * '\\');
         long n = w ^ (ONES * '\n');
-        return ((((q - ONES) & ~q) | ((s - ONES) & ~s) | ((n - ONES) & ~n)) & HIGHS) != 0;
+        return (((q - ONES) & ~q) | ((s - ONES) & ~s) | ((n - ONES) & ~n)) & HIGHS;
+    }
+
+    /**
+     * The same between strings, for the bytes the event scanner acts on there: a quote, a line
+     * feed, a comma and the four brackets (with {@code Y _ y} and DEL as harmless false alarms).
+     */
+    private static long structural(long w) {
+        long q = w ^ (ONES * '"');
+        long n = w ^ (ONES * '\n');
+        long c = w ^ (ONES * ',');
+        long b = (w & BRACKET_MASK) ^ (ONES * 0x59);
+        return (((q - ONES) & ~q) | ((n - ONES) & ~n) | ((c - ONES) & ~c) | ((b - ONES) & ~b)) & HIGHS;
     }
 
     private final String source;
@@ -462,7 +481,9 @@ final class TraceFraming {
     /**
      * The hot loop: scans events from {@code i} until the array ends (returns the index of its
      * {@code ]}, with the mode switched) or the buffer does (returns {@code to}). Local variables
-     * hold the state; strings are skipped in a tight inner loop.
+     * hold the state. Eight bytes are read at once, inside strings and between them, and the scan
+     * jumps to the first that may matter there ({@link #inString}, {@link #structural}): Kineto's
+     * indentation, numbers and names are mostly skipped a word at a time instead of byte by byte.
      */
     private int scanEvents(byte[] buf, int i, int to, long base) {
         int d = depth;
@@ -481,12 +502,14 @@ final class TraceFraming {
         try {
             while (i < to) {
                 if (str) {
-                    // Eight bytes at a time to the next quote, backslash or line feed.
-                    while (i + 8 <= to && !special((long) LONGS.get(buf, i))) {
-                        i += 8;
-                    }
-                    if (i >= to) {
-                        break;
+                    // Eight bytes at a time, straight to the next quote, backslash or line feed.
+                    if (i + 8 <= to) {
+                        long m = inString((long) LONGS.get(buf, i));
+                        if (m == 0) {
+                            i += 8;
+                            continue;
+                        }
+                        i += Long.numberOfTrailingZeros(m) >>> 3;
                     }
                     byte b = buf[i++];
                     if (b == '"') {
@@ -510,11 +533,17 @@ final class TraceFraming {
                     }
                     continue;
                 }
-                byte b = buf[i];
-                if (CLASS[b & 0xff] == 0) {
-                    i++;
-                    continue;
+                // Between strings likewise, to the next byte that may be structural (white space,
+                // numbers and literals are skipped eight bytes at a time).
+                if (i + 8 <= to) {
+                    long m = structural((long) LONGS.get(buf, i));
+                    if (m == 0) {
+                        i += 8;
+                        continue;
+                    }
+                    i += Long.numberOfTrailingZeros(m) >>> 3;
                 }
+                byte b = buf[i];
                 switch (b) {
                     case '"':
                         str = true;

@@ -4,7 +4,7 @@ import io.tracegraph.domain.trace.CodePointOrder;
 import io.tracegraph.domain.trace.DeviceInterval;
 import io.tracegraph.domain.trace.Saturating;
 import io.tracegraph.domain.trace.TraceDocument;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,23 +61,27 @@ final class DeviceTimes {
             deviceIndex.put(devices[i], i);
         }
         int d = devices.length;
-        Map<String, Integer> opIndex = null;
+        OpNodes opNodes = null;
 
         long[] self = new long[nodes * d];
         boolean[] has = new boolean[nodes * d];
+        String lastDevice = null;
+        int lastDeviceIndex = -1;
         for (DeviceInterval iv : intervals) {
             Integer node = spanIndex.get(iv.spanId());
             if (node == null) {
-                if (opIndex == null) {
-                    opIndex = new HashMap<>(opNodeIds.length * 2);
-                    for (int j = 0; j < opNodeIds.length; j++) {
-                        opIndex.putIfAbsent(opNodeIds[j], n + j);
-                    }
+                if (opNodes == null) {
+                    opNodes = new OpNodes(spanIndex, n, opNodeIds, opSpan);
                 }
-                node = opIndex.get(iv.spanId());
+                int j = opNodes.find(iv.spanId());
+                node = j < 0 ? null : n + j;
             }
             if (node != null) {
-                int key = node * d + deviceIndex.get(iv.device());
+                if (!iv.device().equals(lastDevice)) {
+                    lastDevice = iv.device();
+                    lastDeviceIndex = deviceIndex.get(lastDevice);
+                }
+                int key = node * d + lastDeviceIndex;
                 self[key] = Saturating.add(self[key], iv.durationNs());
                 has[key] = true;
             }
@@ -108,20 +112,122 @@ final class DeviceTimes {
         }
     }
 
-    /** The device times of node {@code i} (spans first, then op nodes), in device order. */
+    /**
+     * The device times of node {@code i} (spans first, then op nodes), in device order: an
+     * unmodifiable list, which the node keeps as it is instead of copying it.
+     */
     List<DeviceTime> of(int i) {
         if (self == null) {
             return List.of();
         }
-        List<DeviceTime> times = null;
+        int count = 0;
+        int first = -1;
         for (int x = 0; x < d; x++) {
             if (has[i * d + x]) {
-                if (times == null) {
-                    times = new ArrayList<>(d);
-                }
-                times.add(new DeviceTime(devices[x], self[i * d + x], total[i * d + x]));
+                count++;
+                first = first < 0 ? x : first;
             }
         }
-        return times == null ? List.of() : times;
+        if (count == 0) {
+            return List.of();
+        }
+        if (count == 1) {
+            return List.of(new DeviceTime(devices[first], self[i * d + first], total[i * d + first]));
+        }
+        DeviceTime[] times = new DeviceTime[count];
+        int k = 0;
+        for (int x = first; x < d; x++) {
+            if (has[i * d + x]) {
+                times[k++] = new DeviceTime(devices[x], self[i * d + x], total[i * d + x]);
+            }
+        }
+        return List.of(times);
+    }
+
+    /**
+     * Op node ids to op positions. An op node id is {@code <span id>/op/<k>}, the k-th op of that
+     * span in document order, so the ops are listed by span (two int arrays, no hash map of every
+     * op node id: 380,000 for a 1 GB PyTorch trace) and an id is read as span and k, and checked
+     * against the op's id. Ids not read so (ops of unknown spans, ids that are no op node id) are
+     * looked up in a hash map of all op node ids, built on first need, as before.
+     */
+    private static final class OpNodes {
+        private static final String OP = "/op/";
+        private final Map<String, Integer> spanIndex;
+        private final String[] opNodeIds;
+        /** Span position → where its ops start in {@link #bySpan}; one more entry at the end. */
+        private final int[] firstOf;
+        private final int[] bySpan;
+        private Map<String, Integer> others;
+
+        OpNodes(Map<String, Integer> spanIndex, int spans, String[] opNodeIds, int[] opSpan) {
+            this.spanIndex = spanIndex;
+            this.opNodeIds = opNodeIds;
+            int[] firstOf = new int[spans + 1];
+            for (int s : opSpan) {
+                if (s >= 0 && s < spans) {
+                    firstOf[s + 1]++;
+                }
+            }
+            for (int s = 0; s < spans; s++) {
+                firstOf[s + 1] += firstOf[s];
+            }
+            int[] next = Arrays.copyOf(firstOf, spans);
+            int[] bySpan = new int[firstOf[spans]];
+            for (int j = 0; j < opSpan.length; j++) {
+                int s = opSpan[j];
+                if (s >= 0 && s < spans) {
+                    bySpan[next[s]++] = j;
+                }
+            }
+            this.firstOf = firstOf;
+            this.bySpan = bySpan;
+        }
+
+        /** The position of the first op whose node id is {@code id}, or -1. */
+        int find(String id) {
+            int j = read(id);
+            if (j >= 0) {
+                return j;
+            }
+            if (others == null) {
+                others = new HashMap<>(opNodeIds.length * 2);
+                for (int k = 0; k < opNodeIds.length; k++) {
+                    others.putIfAbsent(opNodeIds[k], k);
+                }
+            }
+            Integer k = others.get(id);
+            return k == null ? -1 : k;
+        }
+
+        /**
+         * The op that {@code <span id>/op/<k>} names, where the span is known and has a k-th op
+         * with exactly that id (the only op that can have it: k is written without leading zeros and
+         * the last {@code /op/} ends the span id), else -1.
+         */
+        private int read(String id) {
+            int end = id.length();
+            int digits = 0;
+            int k = 0;
+            while (digits < 9 && digits < end && isDigit(id.charAt(end - 1 - digits))) {
+                digits++;
+            }
+            if (digits == 0 || end - digits < OP.length() || !id.startsWith(OP, end - digits - OP.length())) {
+                return -1;
+            }
+            for (int x = end - digits; x < end; x++) {
+                k = k * 10 + (id.charAt(x) - '0');
+            }
+            Integer s = spanIndex.get(id.substring(0, end - digits - OP.length()));
+            if (s == null || s >= firstOf.length - 1 || k >= firstOf[s + 1] - firstOf[s]) {
+                return -1;
+            }
+            int j = bySpan[firstOf[s] + k];
+            return opNodeIds[j].equals(id) ? j : -1;
+        }
+
+        private static boolean isDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
     }
 }

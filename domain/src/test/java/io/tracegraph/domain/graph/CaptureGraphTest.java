@@ -53,6 +53,50 @@ class CaptureGraphTest {
     }
 
     @Test
+    void intervalsOfOpNodeIdsGoToThatOpUnlessASpanHasTheIdAndIdsNamingNoOpGoNowhere() {
+        // Without a terminal record (as PyTorch traces), where device intervals name op nodes.
+        ExecutionGraph graph = built(tree().outcome(RunOutcome.IMPLIED_COMPLETE)
+                .span(span("a/op/1").parent("a").start(20).duration(5))
+                .op(op("a", "matmul").at(4).duration(2))
+                .op(op("c", "relu").at(51).duration(2))
+                .op(op("a", "add").at(8).duration(2))
+                .op(op("a", "mul").at(12).duration(2))
+                .op(op("a/op/1", "exp").at(21).duration(1))
+                .interval("a/op/0", "cuda:0", 0, 3)
+                .interval("a/op/2", "cuda:0", 10, 5)
+                .interval("a/op/2", "cuda:1", 10, 6)
+                .interval("a/op/1", "cuda:0", 20, 7)
+                .interval("a/op/1/op/0", "cuda:1", 30, 11)
+                .interval("c/op/0", "cuda:1", 40, 13)
+                .interval("a/op/02", "cuda:0", 50, 100)
+                .interval("a/op/3", "cuda:0", 50, 100)
+                .interval("a/op/", "cuda:0", 50, 100)
+                .interval("zz/op/0", "cuda:0", 50, 100)
+                .interval("c/op/4294967296", "cuda:0", 50, 100)
+                .build());
+
+        assertThat(graph.node("a/op/0").orElseThrow().deviceTimes())
+                .as("span a's first op").containsExactly(new DeviceTime("cuda:0", 3, 3));
+        assertThat(graph.node("a/op/2").orElseThrow().deviceTimes())
+                .as("span a's third op, on two devices").containsExactly(
+                        new DeviceTime("cuda:0", 5, 5), new DeviceTime("cuda:1", 6, 6));
+        assertThat(graph.spans().stream()
+                .filter(n -> n.id().equals("a/op/1") && n.kind() != GraphNodeKind.OP))
+                .as("the span that has the id of a's second op takes its intervals").singleElement()
+                .satisfies(n -> assertThat(n.deviceTimes()).containsExactly(
+                        new DeviceTime("cuda:0", 7, 7), new DeviceTime("cuda:1", 0, 11)));
+        assertThat(graph.spans().stream().filter(n -> n.id().equals("a/op/1") && n.kind() == GraphNodeKind.OP))
+                .as("so a's second op gets none").singleElement()
+                .satisfies(n -> assertThat(n.deviceTimes()).isEmpty());
+        assertThat(graph.node("a/op/1/op/0").orElseThrow().deviceTimes())
+                .containsExactly(new DeviceTime("cuda:1", 11, 11));
+        assertThat(graph.node("c/op/0").orElseThrow().deviceTimes()).containsExactly(new DeviceTime("cuda:1", 13, 13));
+        assertThat(graph.node("root").orElseThrow().deviceTimes())
+                .as("ids that name no op node (a leading zero, no such op, no such span, no k) count nowhere")
+                .containsExactly(new DeviceTime("cuda:0", 0, 15), new DeviceTime("cuda:1", 0, 30));
+    }
+
+    @Test
     void theSumOfDeviceSelfTimeOverTheGraphIsTheDeviceTimeOfTheTrace() {
         ExecutionGraph graph = built(tree()
                 .interval("a", "cuda:0", 0, 10)
