@@ -55,7 +55,14 @@ final class DeviceTimes {
         int n = parent.length;
         int nodes = n + opNodeIds.length;
         TreeMap<String, Integer> deviceIndex = new TreeMap<>(CodePointOrder.COMPARATOR);
-        intervals.forEach(iv -> deviceIndex.putIfAbsent(iv.device(), 0));
+        // Intervals come in runs on one device (mostly one string): the map is asked once per run.
+        String last = null;
+        for (DeviceInterval iv : intervals) {
+            if (iv.device() != last) {
+                last = iv.device();
+                deviceIndex.putIfAbsent(last, 0);
+            }
+        }
         String[] devices = deviceIndex.keySet().toArray(new String[0]);
         for (int i = 0; i < devices.length; i++) {
             deviceIndex.put(devices[i], i);
@@ -65,7 +72,13 @@ final class DeviceTimes {
 
         long[] self = new long[nodes * d];
         boolean[] has = new boolean[nodes * d];
+        last = null;
+        int lastIndex = 0;
         for (DeviceInterval iv : intervals) {
+            if (iv.device() != last) {
+                last = iv.device();
+                lastIndex = deviceIndex.get(last);
+            }
             Integer node = spanIndex.get(iv.spanId());
             if (node == null) {
                 if (opIndex == null) {
@@ -77,7 +90,7 @@ final class DeviceTimes {
                 node = opIndex.get(iv.spanId());
             }
             if (node != null) {
-                int key = node * d + deviceIndex.get(iv.device());
+                int key = node * d + lastIndex;
                 self[key] = Saturating.add(self[key], iv.durationNs());
                 has[key] = true;
             }
