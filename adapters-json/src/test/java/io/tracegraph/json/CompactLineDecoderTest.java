@@ -124,6 +124,25 @@ class CompactLineDecoderTest {
     }
 
     @Test
+    void agreesWithJacksonOnEverySpellingOfAStorageId() {
+        String head = "{\"kind\":\"memory\",\"timestamp_ns\":5,\"storage_id\":";
+        String tail = ",\"tensor_id\":\"t9\",\"span_id\":\"s1\",\"device\":\"cuda:0\",\"bytes\":8,"
+                + "\"action\":\"alloc\",\"shape\":[2],\"dtype\":\"f32\",\"category\":\"activation\"}";
+        List<String> ids = List.of("\"st9\"", "\"\"", "\"st\\n9\"", "\"st\\u00e99\"", "\"st\u00e99\"",
+                "\"" + "s".repeat(65) + "\"", "\"" + "s".repeat(64) + "\"", "9", "null", "\"st9");
+        for (String id : ids) {
+            for (int revision : new int[] {7, 10}) {
+                assertAgrees(revision, head + id + tail);
+            }
+        }
+        Object[] plain = both(10, head + "\"st9\"" + tail);
+        assertThat(plain[0]).as("the fast decoder reads a plain storage id").isNotNull();
+        assertThat(((MemoryEvent) plain[0]).storageId()).isEqualTo("st9");
+        Object[] long65 = both(10, head + "\"" + "s".repeat(65) + "\"" + tail);
+        assertThat(((MemoryEvent) long65[0]).storageId()).isEqualTo("s".repeat(65));
+    }
+
+    @Test
     void declinesOrAgreesOnOtherSpellingsAndMistakes() {
         List<String> lines = List.of(
                 "{\"kind\":\"span_end\",\"id\":\"s1\",\"duration_ns\":5}",

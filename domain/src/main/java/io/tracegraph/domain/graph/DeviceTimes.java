@@ -55,7 +55,14 @@ final class DeviceTimes {
         int n = parent.length;
         int nodes = n + opNodeIds.length;
         TreeMap<String, Integer> deviceIndex = new TreeMap<>(CodePointOrder.COMPARATOR);
-        intervals.forEach(iv -> deviceIndex.putIfAbsent(iv.device(), 0));
+        // Intervals come in runs on one device (mostly one string): the map is asked once per run.
+        String last = null;
+        for (DeviceInterval iv : intervals) {
+            if (iv.device() != last) {
+                last = iv.device();
+                deviceIndex.putIfAbsent(last, 0);
+            }
+        }
         String[] devices = deviceIndex.keySet().toArray(new String[0]);
         for (int i = 0; i < devices.length; i++) {
             deviceIndex.put(devices[i], i);
@@ -65,9 +72,13 @@ final class DeviceTimes {
 
         long[] self = new long[nodes * d];
         boolean[] has = new boolean[nodes * d];
-        String lastDevice = null;
-        int lastDeviceIndex = -1;
+        last = null;
+        int lastIndex = 0;
         for (DeviceInterval iv : intervals) {
+            if (iv.device() != last) {
+                last = iv.device();
+                lastIndex = deviceIndex.get(last);
+            }
             Integer node = spanIndex.get(iv.spanId());
             if (node == null) {
                 if (opNodes == null) {
@@ -77,11 +88,7 @@ final class DeviceTimes {
                 node = j < 0 ? null : n + j;
             }
             if (node != null) {
-                if (!iv.device().equals(lastDevice)) {
-                    lastDevice = iv.device();
-                    lastDeviceIndex = deviceIndex.get(lastDevice);
-                }
-                int key = node * d + lastDeviceIndex;
+                int key = node * d + lastIndex;
                 self[key] = Saturating.add(self[key], iv.durationNs());
                 has[key] = true;
             }

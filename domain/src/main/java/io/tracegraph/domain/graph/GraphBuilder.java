@@ -335,16 +335,38 @@ public final class GraphBuilder {
      * keep that order (candle-graph graph/4's {@code slowest_device_spans}).
      */
     private static List<DeviceSpanCost> slowestDevice(List<GraphNode> candidates) {
-        List<DeviceSpanCost> costs = new ArrayList<>();
+        // One pass that keeps the best so far, as top() does: an entry goes before the first kept
+        // one it beats, after its equals, so the first TOP of the stable sort, without sorting
+        // the (span, device) entries of every span (100k and more with device intervals).
+        GraphNode[] nodes = new GraphNode[TOP];
+        DeviceTime[] times = new DeviceTime[TOP];
+        int kept = 0;
         for (GraphNode node : candidates) {
             for (DeviceTime time : node.deviceTimes()) {
-                if (time.selfTimeNs() > 0) {
-                    costs.add(new DeviceSpanCost(node.id(), node.name(), time.device(), time.selfTimeNs()));
+                long self = time.selfTimeNs();
+                if (self <= 0) {
+                    continue;
                 }
+                int at = kept;
+                while (at > 0 && self > times[at - 1].selfTimeNs()) {
+                    at--;
+                }
+                if (at >= TOP) {
+                    continue;
+                }
+                int moved = Math.min(kept, TOP - 1) - at;
+                System.arraycopy(nodes, at, nodes, at + 1, moved);
+                System.arraycopy(times, at, times, at + 1, moved);
+                nodes[at] = node;
+                times[at] = time;
+                kept = Math.min(kept + 1, TOP);
             }
         }
-        costs.sort(Comparator.comparingLong(DeviceSpanCost::selfTimeNs).reversed());
-        return List.copyOf(costs.subList(0, Math.min(TOP, costs.size())));
+        List<DeviceSpanCost> costs = new ArrayList<>(kept);
+        for (int i = 0; i < kept; i++) {
+            costs.add(new DeviceSpanCost(nodes[i].id(), nodes[i].name(), times[i].device(), times[i].selfTimeNs()));
+        }
+        return List.copyOf(costs);
     }
 
     private static GraphNodeKind spanKind(SpanRecord span) {

@@ -67,9 +67,9 @@ final class GradientManifestCheck {
     }
 
     static void check(TraceDocument doc, boolean failed, List<HealthIssue> issues) {
-        Set<String> eventIds = new HashSet<>(doc.gradients().size() * 2);
-        Map<Key, Observed> observed = new HashMap<>(doc.gradients().size() * 2);
-        for (GradientEvent gradient : doc.gradients()) {
+        List<GradientEvent> gradients = doc.gradients();
+        Set<String> eventIds = new HashSet<>(gradients.size() * 2);
+        for (GradientEvent gradient : gradients) {
             if (RustText.isBlank(gradient.eventId())) {
                 error(issues, "empty_gradient_event_id", "gradient event IDs must not be empty");
             }
@@ -80,13 +80,9 @@ final class GradientManifestCheck {
                 error(issues, "duplicate_gradient_event_id", "gradient event ID "
                         + RustText.debugQuote(gradient.eventId()) + " occurs more than once");
             }
-            Key key = new Key(gradient.root(), gradient.key());
-            Observed seen = observed.computeIfAbsent(key, k -> new Observed());
-            if (seen.count++ == 0) {
-                seen.first = gradient;
-            }
             if (!normAgrees(gradient.state(), gradient.norm())) {
-                error(issues, "gradient_state_norm_inconsistent", "gradient " + key.debug() + " state `"
+                error(issues, "gradient_state_norm_inconsistent", "gradient "
+                        + new Key(gradient.root(), gradient.key()).debug() + " state `"
                         + gradient.state().name().toLowerCase(Locale.ROOT) + "` is inconsistent with norm "
                         + RustText.debugOption(gradient.norm()));
             }
@@ -114,47 +110,24 @@ final class GradientManifestCheck {
             return;
         }
 
-        // One walk of the manifest: mark what was observed, note what was not, count per family.
-        List<Key> notCaptured = new ArrayList<>();
         Map<String, FamilyFacts> families = new HashMap<>();
-        for (ExpectedGradient parameter : contract.expected()) {
-            Key key = new Key(parameter.root(), parameter.key());
-            FamilyFacts facts = families.computeIfAbsent(parameter.family(), f -> new FamilyFacts());
-            facts.members++;
-            Observed seen = observed.get(key);
-            if (seen == null) {
-                notCaptured.add(key);
-                continue;
+        if (inManifestOrder(gradients, contract.expected())) {
+            // The capture reported the manifest's parameters once each, in its order (as candle-graph
+            // writes them): the manifest's keys are distinct (checked above), so every observed key
+            // occurs once and is expected, and nothing is missing; only the family facts are left.
+            List<ExpectedGradient> expected = contract.expected();
+            String lastFamily = null;
+            FamilyFacts facts = null;
+            for (int i = 0; i < expected.size(); i++) {
+                String family = expected.get(i).family();
+                if (!family.equals(lastFamily)) {
+                    lastFamily = family;
+                    facts = families.computeIfAbsent(family, f -> new FamilyFacts());
+                }
+                count(facts, gradients.get(i).state());
             }
-            seen.expected = true;
-            GradientState state = seen.first.state();
-            facts.captured++;
-            facts.present += state == GradientState.PRESENT ? 1 : 0;
-            facts.attached += state != GradientState.MISSING ? 1 : 0;
-            facts.nonFinite += state == GradientState.NON_FINITE ? 1 : 0;
-        }
-        // The original walks every observed key in (root, key) order; only the keys at fault need sorting.
-        List<Key> faulty = new ArrayList<>();
-        observed.forEach((key, seen) -> {
-            if (seen.count != 1 || !seen.expected) {
-                faulty.add(key);
-            }
-        });
-        faulty.sort(Key.ORDER);
-        for (Key key : faulty) {
-            Observed seen = observed.get(key);
-            if (seen.count != 1) {
-                error(issues, "gradient_manifest_duplicate_key", "gradient " + key.debug() + " occurs " + seen.count
-                        + " times; expected exactly once");
-            }
-            if (!seen.expected) {
-                error(issues, "gradient_manifest_undeclared_key",
-                        "gradient " + key.debug() + " is absent from the manifest");
-            }
-        }
-        for (Key key : notCaptured) {
-            issues.add(new HealthIssue(failed ? HealthSeverity.WARNING : HealthSeverity.ERROR,
-                    "gradient_manifest_missing_key", "manifest gradient " + key.debug() + " was not captured"));
+        } else {
+            walkManifest(gradients, contract, failed, families, issues);
         }
 
         for (GradientFamily family : contract.families()) {
@@ -187,6 +160,81 @@ final class GradientManifestCheck {
                                 + " present gradients; requires at least " + family.minPresent());
                     }
             }
+        }
+    }
+
+    /** Whether the gradient facts name the manifest's parameters one for one, in its order. */
+    private static boolean inManifestOrder(List<GradientEvent> gradients, List<ExpectedGradient> expected) {
+        if (gradients.size() != expected.size()) {
+            return false;
+        }
+        for (int i = 0; i < expected.size(); i++) {
+            GradientEvent gradient = gradients.get(i);
+            ExpectedGradient parameter = expected.get(i);
+            if (!gradient.key().equals(parameter.key()) || !gradient.root().equals(parameter.root())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void count(FamilyFacts facts, GradientState state) {
+        facts.members++;
+        facts.captured++;
+        facts.present += state == GradientState.PRESENT ? 1 : 0;
+        facts.attached += state != GradientState.MISSING ? 1 : 0;
+        facts.nonFinite += state == GradientState.NON_FINITE ? 1 : 0;
+    }
+
+    /**
+     * The general case: what was observed of each (root, key), then one walk of the manifest that
+     * marks what was observed, notes what was not and counts per family; the keys at fault reported
+     * in (root, key) order, then the ones never captured in manifest order.
+     */
+    private static void walkManifest(List<GradientEvent> gradients, GradientContract contract, boolean failed,
+            Map<String, FamilyFacts> families, List<HealthIssue> issues) {
+        Map<Key, Observed> observed = new HashMap<>(gradients.size() * 2);
+        for (GradientEvent gradient : gradients) {
+            Observed seen = observed.computeIfAbsent(new Key(gradient.root(), gradient.key()), k -> new Observed());
+            if (seen.count++ == 0) {
+                seen.first = gradient;
+            }
+        }
+        List<Key> notCaptured = new ArrayList<>();
+        for (ExpectedGradient parameter : contract.expected()) {
+            Key key = new Key(parameter.root(), parameter.key());
+            FamilyFacts facts = families.computeIfAbsent(parameter.family(), f -> new FamilyFacts());
+            Observed seen = observed.get(key);
+            if (seen == null) {
+                facts.members++;
+                notCaptured.add(key);
+                continue;
+            }
+            seen.expected = true;
+            count(facts, seen.first.state());
+        }
+        // The original walks every observed key in (root, key) order; only the keys at fault need sorting.
+        List<Key> faulty = new ArrayList<>();
+        observed.forEach((key, seen) -> {
+            if (seen.count != 1 || !seen.expected) {
+                faulty.add(key);
+            }
+        });
+        faulty.sort(Key.ORDER);
+        for (Key key : faulty) {
+            Observed seen = observed.get(key);
+            if (seen.count != 1) {
+                error(issues, "gradient_manifest_duplicate_key", "gradient " + key.debug() + " occurs " + seen.count
+                        + " times; expected exactly once");
+            }
+            if (!seen.expected) {
+                error(issues, "gradient_manifest_undeclared_key",
+                        "gradient " + key.debug() + " is absent from the manifest");
+            }
+        }
+        for (Key key : notCaptured) {
+            issues.add(new HealthIssue(failed ? HealthSeverity.WARNING : HealthSeverity.ERROR,
+                    "gradient_manifest_missing_key", "manifest gradient " + key.debug() + " was not captured"));
         }
     }
 

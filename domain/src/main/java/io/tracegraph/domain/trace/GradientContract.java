@@ -1,10 +1,9 @@
 package io.tracegraph.domain.trace;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,21 +38,17 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no SHA-256", e);
         }
-        // One buffer, one update: the digest's per-call overhead dominates for thousands of short strings.
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64 + expected.size() * 64);
-        bytes.writeBytes(MANIFEST_SCHEMA.getBytes(StandardCharsets.UTF_8));
-        bytes.write(0);
-        ByteBuffer length = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        // One buffer, one update: the digest's per-call overhead dominates for thousands of short
+        // strings. ASCII strings (almost all) are copied in as they are, without a UTF-8 array each.
+        Buffer bytes = new Buffer(64 + expected.size() * 64);
+        bytes.put(MANIFEST_SCHEMA.getBytes(StandardCharsets.UTF_8));
+        bytes.put((byte) 0);
         for (ExpectedGradient parameter : expected) {
-            for (String value : new String[] {parameter.root(), parameter.key(), parameter.family()}) {
-                byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-                length.clear();
-                length.putLong(utf8.length);
-                bytes.writeBytes(length.array());
-                bytes.writeBytes(utf8);
-            }
+            bytes.field(parameter.root());
+            bytes.field(parameter.key());
+            bytes.field(parameter.family());
         }
-        digest.update(bytes.toByteArray());
+        digest.update(bytes.array, 0, bytes.size);
         StringBuilder hex = new StringBuilder("sha256:");
         for (byte b : digest.digest()) {
             hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
@@ -77,6 +72,9 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         }
         Set<List<String>> keys = new HashSet<>(expected.size() * 2);
         Map<String, Integer> members = new java.util.HashMap<>();
+        // Members counted per run of one family (a manifest lists a family's parameters together).
+        String runFamily = null;
+        int run = 0;
         for (ExpectedGradient parameter : expected) {
             if (RustText.isBlank(parameter.root()) || RustText.isBlank(parameter.key())
                     || RustText.isBlank(parameter.family())) {
@@ -86,8 +84,16 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
                 return Optional.of("gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
                         + RustText.debugQuote(parameter.key()) + ") more than once");
             }
-            members.merge(parameter.family(), 1, Integer::sum);
+            if (!parameter.family().equals(runFamily)) {
+                if (runFamily != null) {
+                    members.merge(runFamily, run, Integer::sum);
+                }
+                runFamily = parameter.family();
+                run = 0;
+            }
+            run++;
         }
+        members.merge(runFamily, run, Integer::sum);
         Set<String> names = new HashSet<>();
         for (GradientFamily family : families) {
             String name = family.family();
@@ -119,5 +125,55 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
                     + " has no family contract");
         }
         return Optional.empty();
+    }
+
+    /** A growable byte array for the digest's input, with the manifest's field encoding. */
+    private static final class Buffer {
+        byte[] array;
+        int size;
+
+        Buffer(int capacity) {
+            array = new byte[capacity];
+        }
+
+        private void ensure(int more) {
+            if (array.length - size < more) {
+                array = Arrays.copyOf(array, Math.max(array.length * 2, size + more));
+            }
+        }
+
+        void put(byte b) {
+            ensure(1);
+            array[size++] = b;
+        }
+
+        void put(byte[] bytes) {
+            ensure(bytes.length);
+            System.arraycopy(bytes, 0, array, size, bytes.length);
+            size += bytes.length;
+        }
+
+        /** The value's UTF-8 length as a little-endian u64, then its UTF-8 bytes. */
+        void field(String value) {
+            int n = value.length();
+            boolean ascii = true;
+            for (int i = 0; i < n && ascii; i++) {
+                ascii = value.charAt(i) < 0x80;
+            }
+            byte[] utf8 = ascii ? null : value.getBytes(StandardCharsets.UTF_8);
+            long length = ascii ? n : utf8.length;
+            ensure(8);
+            for (int i = 0; i < 8; i++) {
+                array[size++] = (byte) (length >>> (8 * i));
+            }
+            if (ascii) {
+                ensure(n);
+                for (int i = 0; i < n; i++) {
+                    array[size++] = (byte) value.charAt(i);
+                }
+            } else {
+                put(utf8);
+            }
+        }
     }
 }

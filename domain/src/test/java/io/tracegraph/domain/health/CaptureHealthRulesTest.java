@@ -231,6 +231,24 @@ class CaptureHealthRulesTest {
     }
 
     @Test
+    void dataEdgeEndpointsAreFoundAmongOpInputsAndOutputs() {
+        TraceHealth health = HealthAnalyzer.analyze(trace().complete(100)
+                .span(span("root").duration(100).measured())
+                .op(op("root", "matmul").at(10).duration(10).inputs("x", "w").output("h"))
+                .op(op("root", "relu").at(30).duration(10).inputs("h").output("r"))
+                .dataEdge("x", "h")
+                .dataEdge("w", "r")
+                .dataEdge("h", "r")
+                .dataEdge("r", "gone")
+                .dataEdge("lost", "w")
+                .build());
+
+        assertThat(errors(health)).containsExactly(
+                "data edge `r` -> `gone` refers to unknown tensor evidence",
+                "data edge `lost` -> `w` refers to unknown tensor evidence");
+    }
+
+    @Test
     void gapWarningsUseTheTrace7WordsAndCoverageSplitsEdges() {
         TraceHealth health = HealthAnalyzer.analyze(trace().complete(10).phase(io.tracegraph.domain.trace.ExecutionPhase.TRAIN)
                 .span(span("root").duration(10).measured())

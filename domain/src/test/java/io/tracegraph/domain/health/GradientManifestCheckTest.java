@@ -259,4 +259,50 @@ class GradientManifestCheckTest {
 
         assertThat(HealthAnalyzer.analyze(doc).structurallyValid()).isTrue();
     }
+
+    @Test
+    void factsInManifestOrderAndInAnyOtherOrderGiveTheSameVerdicts() {
+        // In manifest order the check counts the families by position; in another order it pairs
+        // the facts with the manifest by key. Both must report the same issues.
+        List<GradientEvent> inOrder = new ArrayList<>(List.of(gradient("trunk.weight", GradientState.ZERO, 0.0),
+                gradient("frozen.weight", GradientState.NON_FINITE, null),
+                gradient("optional.weight", GradientState.PRESENT, 1.0)));
+        List<GradientEvent> reordered = List.of(inOrder.get(2), inOrder.get(0), inOrder.get(1));
+
+        List<HealthIssue> expected = health(inOrder).issues();
+        assertThat(expected).extracting(HealthIssue::code).filteredOn(code -> code.startsWith("gradient"))
+                .containsExactly("gradient_active_family_below_minimum", "gradient_family_non_finite",
+                        "gradient_inactive_family_leakage");
+        assertThat(health(reordered).issues()).isEqualTo(expected);
+    }
+
+    @Test
+    void aFactMissingFromAnOrderedCaptureIsStillReported() {
+        List<GradientEvent> gradients = validGradients();
+        gradients.set(1, gradient("other.weight", GradientState.MISSING, null));
+
+        assertThat(codes(health(gradients))).filteredOn(code -> code.startsWith("gradient"))
+                .containsExactly("gradient_manifest_undeclared_key", "gradient_manifest_missing_key");
+    }
+
+    @Test
+    void manifestDigestEncodesNonAsciiNamesAsUtf8() throws Exception {
+        List<ExpectedGradient> expected = List.of(new ExpectedGradient("vb", "blöck.wéight", "fämily"),
+                new ExpectedGradient("vb", "plain.weight", "family"), new ExpectedGradient("vb", "\uD83D\uDE00", "f"));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(GradientContract.MANIFEST_SCHEMA.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        bytes.write(0);
+        for (ExpectedGradient e : expected) {
+            for (String value : List.of(e.root(), e.key(), e.family())) {
+                byte[] utf8 = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                bytes.writeBytes(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .putLong(utf8.length).array());
+                bytes.writeBytes(utf8);
+            }
+        }
+        byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
+
+        assertThat(GradientContract.manifestSha256Of(expected))
+                .isEqualTo("sha256:" + java.util.HexFormat.of().formatHex(digest));
+    }
 }
