@@ -3,7 +3,9 @@ package io.tracegraph.json;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tracegraph.domain.graph.EdgeList;
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.GraphEdge;
 import io.tracegraph.domain.memory.MemoryTimeline;
 import io.tracegraph.domain.memory.TimelinePoint;
 import java.io.IOException;
@@ -87,7 +89,13 @@ final class ParallelGraphWriter {
         field(1, "spans", false);
         array(1, graph.spans(), PlainElementWriter::node, GraphJsonWriter::node);
         field(1, "edges", false);
-        array(1, graph.edges(), PlainElementWriter::edge, GraphJsonWriter::edge);
+        List<GraphEdge> edges = graph.edges();
+        if (edges instanceof EdgeList columns) {
+            // Rendered from the edges' columns: no edge made per element.
+            indexedArray(1, edges, (w, i, level) -> w.edge(columns, i, level), GraphJsonWriter::edge);
+        } else {
+            array(1, edges, PlainElementWriter::edge, GraphJsonWriter::edge);
+        }
         field(1, "tensors", false);
         array(1, graph.tensors(), PlainElementWriter::tensor, GraphJsonWriter::tensor);
         field(1, "gradients", false);

@@ -2,7 +2,9 @@ package io.tracegraph.json;
 
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.EdgeList;
 import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.graph.GraphEdgeKind;
 import io.tracegraph.domain.graph.GraphNode;
 import io.tracegraph.domain.graph.TensorRecord;
 import io.tracegraph.domain.memory.CategoryBytes;
@@ -137,6 +139,8 @@ final class PlainElementWriter {
     private static final Name[] CATEGORIES = new Name[MemoryCategory.ordered().length];
     private static final byte[][] NEWLINES = new byte[16][];
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    /** The wire spellings of the edge kinds, by ordinal. */
+    private static final String[] EDGE_KINDS = new String[GraphEdgeKind.values().length];
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
     /** The two decimal digits of 0..99. */
@@ -145,6 +149,9 @@ final class PlainElementWriter {
     static {
         for (MemoryCategory category : MemoryCategory.ordered()) {
             CATEGORIES[category.ordinal()] = new Name(GraphJsonWriter.wire(category));
+        }
+        for (GraphEdgeKind kind : GraphEdgeKind.values()) {
+            EDGE_KINDS[kind.ordinal()] = GraphJsonWriter.wire(kind);
         }
         for (int level = 0; level < NEWLINES.length; level++) {
             NEWLINES[level] = ("\n" + "  ".repeat(level)).getBytes(StandardCharsets.US_ASCII);
@@ -241,6 +248,29 @@ final class PlainElementWriter {
         numberField(DURATION_NS.at(in, false), e.durationNs());
         if (e.label() != null) {
             stringField(LABEL.at(in, false), e.label());
+        }
+        newline(level);
+        raw('}');
+        return true;
+    }
+
+    /** The edge at {@code index}, read from the edges' columns: the same bytes as {@link #edge(GraphEdge, int)}. */
+    boolean edge(EdgeList edges, int index, int level) {
+        String from = edges.from(index);
+        String to = edges.to(index);
+        String label = edges.label(index);
+        if (!plain(from, FROM_ROLE) || !plain(to) || (label != null && !plain(label, LABEL_ROLE))) {
+            return false;
+        }
+        ensure(ROOM + member(level) + 6 * member(level + 1) + from.length() + to.length() + length(label));
+        int in = level + 1;
+        raw('{');
+        stringField(FROM.at(in, true), from);
+        stringField(TO.at(in, false), to);
+        stringField(KIND.at(in, false), EDGE_KINDS[edges.kind(index).ordinal()]);
+        numberField(DURATION_NS.at(in, false), edges.durationNs(index));
+        if (label != null) {
+            stringField(LABEL.at(in, false), label);
         }
         newline(level);
         raw('}');

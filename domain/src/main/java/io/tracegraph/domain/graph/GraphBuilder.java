@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -160,7 +161,7 @@ public final class GraphBuilder {
     private long[] total;
     private String[] opNodeIds;
     private int[] opAsSpan;
-    private CompletableFuture<List<GraphEdge>> edgesBuilt;
+    private CompletableFuture<EdgeList.Columns> edgesBuilt;
 
     /**
      * The span times and op node ids (what the edges need), then the edges on a thread of their
@@ -340,7 +341,7 @@ public final class GraphBuilder {
                         run.captureContract(), run.comparisonIdentity())
                 : null;
         // Not joined here: the graph is handed over while its edges may still be sorting.
-        List<GraphEdge> edges = new PendingList<>(edgesBuilt.thenApply(List::copyOf));
+        List<GraphEdge> edges = new EdgeList(edgesBuilt);
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
@@ -430,18 +431,39 @@ public final class GraphBuilder {
      * pair (only possible when a span id looks like an op node id); a data edge the producer
      * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
-    private List<GraphEdge> buildEdges(long[] total, String[] opNodeIds) {
-        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + (n + ops.size()) * 2);
+    private EdgeList.Columns buildEdges(long[] total, String[] opNodeIds) {
+        // Each candidate knows its ids, kind and origin; its duration and label wait in columns
+        // by insertion index, and only the edges kept are put together, as columns again.
+        int count = doc.edges().size() + doc.dataEdges().size();
+        for (int i = 0; i < n; i++) {
+            SpanRecord span = spans.get(i);
+            if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
+                count++;
+            }
+        }
+        for (OpEvent op : ops) {
+            if (op.output() != null) {
+                count += op.inputs().size() + 1;
+            }
+        }
+        Candidate[] sorted = new Candidate[count];
+        long[] durations = new long[count];
+        String[] labels = new String[count];
+        int k = 0;
+        byte call = (byte) GraphEdgeKind.CALL.ordinal();
+        byte data = (byte) GraphEdgeKind.DATA.ordinal();
         for (EdgeEvent edge : doc.edges()) {
-            candidates.add(new Candidate(new GraphEdge(edge.fromSpan(), edge.toSpan(), GraphEdgeKind.CALL,
-                    edge.durationNs(), null), Origin.TRACE));
+            durations[k] = edge.durationNs();
+            sorted[k] = new Candidate(edge.fromSpan(), edge.toSpan(), call, Origin.TRACE, k);
+            k++;
         }
         for (int i = 0; i < n; i++) {
             // The span's node: its id, parent and total time (an op-kind span is an op node, no edge).
             SpanRecord span = spans.get(i);
             if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
-                candidates.add(new Candidate(new GraphEdge(span.parentId(), span.id(), GraphEdgeKind.CALL,
-                        total[i], null), Origin.SPAN));
+                durations[k] = total[i];
+                sorted[k] = new Candidate(span.parentId(), span.id(), call, Origin.SPAN, k);
+                k++;
             }
         }
         for (int j = 0; j < ops.size(); j++) {
@@ -450,21 +472,25 @@ public final class GraphBuilder {
                 continue;
             }
             for (String input : op.inputs()) {
-                candidates.add(new Candidate(new GraphEdge(input, op.output(), GraphEdgeKind.DATA, op.durationNs(),
-                        op.opName()), Origin.DATA));
+                durations[k] = op.durationNs();
+                labels[k] = op.opName();
+                sorted[k] = new Candidate(input, op.output(), data, Origin.DATA, k);
+                k++;
             }
-            candidates.add(new Candidate(new GraphEdge(op.spanId(), opNodeIds[j], GraphEdgeKind.CALL,
-                    op.durationNs(), op.opName()), Origin.OP));
+            durations[k] = op.durationNs();
+            labels[k] = op.opName();
+            sorted[k] = new Candidate(op.spanId(), opNodeIds[j], call, Origin.OP, k);
+            k++;
         }
         for (DataEdgeEvent edge : doc.dataEdges()) {
-            candidates.add(new Candidate(new GraphEdge(edge.fromTensor(), edge.toTensor(), GraphEdgeKind.DATA, 0, null),
-                    Origin.RECORDED_DATA));
+            sorted[k] = new Candidate(edge.fromTensor(), edge.toTensor(), data, Origin.RECORDED_DATA, k);
+            k++;
         }
-        Candidate[] sorted = candidates.toArray(new Candidate[0]);
-        candidates = null;
         sortStably(sorted);
 
-        List<GraphEdge> edges = new ArrayList<>(sorted.length);
+        // The kept ones, marked in sorted order.
+        boolean[] kept = new boolean[count];
+        int keptCount = 0;
         int runStart = 0;
         while (runStart < sorted.length) {
             int runEnd = runStart + 1;
@@ -474,35 +500,51 @@ public final class GraphBuilder {
             boolean traceSeen = false;
             boolean spanSeen = false;
             boolean dataSeen = false;
-            for (int k = runStart; k < runEnd; k++) {
-                Candidate c = sorted[k];
+            for (int r = runStart; r < runEnd; r++) {
+                Candidate c = sorted[r];
+                boolean keep;
                 switch (c.origin) {
                     case TRACE:
                         traceSeen = true;
-                        edges.add(c.edge);
+                        keep = true;
                         break;
                     case SPAN:
-                        if (!traceSeen && !spanSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !traceSeen && !spanSeen;
                         spanSeen = true;
                         break;
                     case OP:
-                        if (!spanSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !spanSeen;
                         break;
                     default:
                         // DATA, then RECORDED_DATA: inserted last, so an op's equal edge comes first.
-                        if (!dataSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !dataSeen;
                         dataSeen = true;
+                }
+                if (keep) {
+                    kept[r] = true;
+                    keptCount++;
                 }
             }
             runStart = runEnd;
         }
-        return edges;
+        String[] from = new String[keptCount];
+        String[] to = new String[keptCount];
+        byte[] kinds = new byte[keptCount];
+        long[] keptDurations = new long[keptCount];
+        String[] keptLabels = new String[keptCount];
+        int e = 0;
+        for (int r = 0; r < sorted.length; r++) {
+            if (kept[r]) {
+                Candidate c = sorted[r];
+                from[e] = c.from;
+                to[e] = c.to;
+                kinds[e] = c.kind;
+                keptDurations[e] = durations[c.index];
+                keptLabels[e] = labels[c.index];
+                e++;
+            }
+        }
+        return new EdgeList.Columns(from, to, kinds, keptDurations, keptLabels);
     }
 
     /**
@@ -559,20 +601,23 @@ public final class GraphBuilder {
         static final Comparator<Candidate> ORDER = (a, b) -> {
             int c = a.fromLength >= 0 && b.fromLength >= 0
                     ? compareShort(a.fromKey, a.fromKey2, a.fromLength, b.fromKey, b.fromKey2, b.fromLength)
-                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
+                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.from, b.from, a, b);
             if (c != 0) {
                 return c;
             }
             c = a.toLength >= 0 && b.toLength >= 0
                     ? compareShort(a.toKey, a.toKey2, a.toLength, b.toKey, b.toKey2, b.toLength)
-                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
+                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.to, b.to, a, b);
             return c != 0 ? c : a.kind - b.kind;
         };
         private static final byte UNKNOWN = 0;
         private static final byte PLAIN = 1;
         private static final byte NOT_PLAIN = 2;
-        final GraphEdge edge;
+        final String from;
+        final String to;
         final Origin origin;
+        /** The candidate's place in insertion order, where its duration and label wait. */
+        final int index;
         /**
          * Whether both ids are free of surrogates, found out the first time the packed keys do not
          * decide a comparison (most never get there). Each candidate is sorted by one thread.
@@ -589,18 +634,20 @@ public final class GraphBuilder {
          */
         private final byte fromLength;
         private final byte toLength;
-        private final byte kind;
+        final byte kind;
 
-        Candidate(GraphEdge edge, Origin origin) {
-            this.edge = edge;
+        Candidate(String from, String to, byte kind, Origin origin, int index) {
+            this.from = Objects.requireNonNull(from, "from");
+            this.to = Objects.requireNonNull(to, "to");
             this.origin = origin;
-            this.fromKey = prefixKey(edge.from(), 0);
-            this.fromKey2 = prefixKey(edge.from(), 8);
-            this.toKey = prefixKey(edge.to(), 0);
-            this.toKey2 = prefixKey(edge.to(), 8);
-            this.fromLength = shortLength(edge.from(), fromKey, fromKey2);
-            this.toLength = shortLength(edge.to(), toKey, toKey2);
-            this.kind = (byte) edge.kind().ordinal();
+            this.index = index;
+            this.fromKey = prefixKey(from, 0);
+            this.fromKey2 = prefixKey(from, 8);
+            this.toKey = prefixKey(to, 0);
+            this.toKey2 = prefixKey(to, 8);
+            this.fromLength = shortLength(from, fromKey, fromKey2);
+            this.toLength = shortLength(to, toKey, toKey2);
+            this.kind = kind;
         }
 
         private static byte shortLength(String id, long key, long key2) {
@@ -641,7 +688,7 @@ public final class GraphBuilder {
 
         private boolean plain() {
             if (plain == UNKNOWN) {
-                plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to()) ? PLAIN : NOT_PLAIN;
+                plain = belowSurrogates(from) && belowSurrogates(to) ? PLAIN : NOT_PLAIN;
             }
             return plain == PLAIN;
         }
