@@ -25,15 +25,24 @@ public final class EdgeList extends AbstractList<GraphEdge> implements RandomAcc
     /** The columns once taken from the future (final fields: a racy read sees them whole or not at all). */
     private Columns value;
 
-    /** The edges' columns, all of the same length, in edge order; {@code kinds} holds ordinals. */
+    /**
+     * The edges' columns, in edge order: the first {@code size} entries of each array (the arrays
+     * may be longer); {@code kinds} holds ordinals.
+     */
     static final class Columns {
+        final int size;
         final String[] from;
         final String[] to;
         final byte[] kinds;
         final long[] durations;
         final String[] labels;
 
-        Columns(String[] from, String[] to, byte[] kinds, long[] durations, String[] labels) {
+        Columns(int size, String[] from, String[] to, byte[] kinds, long[] durations, String[] labels) {
+            if (size < 0 || size > from.length || size > to.length || size > kinds.length || size > durations.length
+                    || size > labels.length) {
+                throw new IllegalArgumentException("columns shorter than " + size);
+            }
+            this.size = size;
             this.from = from;
             this.to = to;
             this.kinds = kinds;
@@ -58,36 +67,44 @@ public final class EdgeList extends AbstractList<GraphEdge> implements RandomAcc
     @Override
     public GraphEdge get(int index) {
         Columns c = columns();
+        Objects.checkIndex(index, c.size);
         return new GraphEdge(c.from[index], c.to[index], KINDS[c.kinds[index]], c.durations[index], c.labels[index]);
+    }
+
+    /** The columns, once {@code index} is known to be an edge's. */
+    private Columns at(int index) {
+        Columns c = columns();
+        Objects.checkIndex(index, c.size);
+        return c;
     }
 
     @Override
     public int size() {
-        return columns().from.length;
+        return columns().size;
     }
 
     /** The {@link GraphEdge#from()} of the edge at {@code index}. */
     public String from(int index) {
-        return columns().from[index];
+        return at(index).from[index];
     }
 
     /** The {@link GraphEdge#to()} of the edge at {@code index}. */
     public String to(int index) {
-        return columns().to[index];
+        return at(index).to[index];
     }
 
     /** The {@link GraphEdge#kind()} of the edge at {@code index}. */
     public GraphEdgeKind kind(int index) {
-        return KINDS[columns().kinds[index]];
+        return KINDS[at(index).kinds[index]];
     }
 
     /** The {@link GraphEdge#durationNs()} of the edge at {@code index}. */
     public long durationNs(int index) {
-        return columns().durations[index];
+        return at(index).durations[index];
     }
 
     /** The {@link GraphEdge#label()} of the edge at {@code index} ({@code null} when absent). */
     public String label(int index) {
-        return columns().labels[index];
+        return at(index).labels[index];
     }
 }

@@ -432,8 +432,6 @@ public final class GraphBuilder {
      * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
     private EdgeList.Columns buildEdges(long[] total, String[] opNodeIds) {
-        // Each candidate knows its ids, kind and origin; its duration and label wait in columns
-        // by insertion index, and only the edges kept are put together, as columns again.
         int count = doc.edges().size() + doc.dataEdges().size();
         for (int i = 0; i < n; i++) {
             SpanRecord span = spans.get(i);
@@ -447,23 +445,17 @@ public final class GraphBuilder {
             }
         }
         Candidate[] sorted = new Candidate[count];
-        long[] durations = new long[count];
-        String[] labels = new String[count];
         int k = 0;
         byte call = (byte) GraphEdgeKind.CALL.ordinal();
         byte data = (byte) GraphEdgeKind.DATA.ordinal();
         for (EdgeEvent edge : doc.edges()) {
-            durations[k] = edge.durationNs();
-            sorted[k] = new Candidate(edge.fromSpan(), edge.toSpan(), call, Origin.TRACE, k);
-            k++;
+            sorted[k++] = new Candidate(edge.fromSpan(), edge.toSpan(), call, edge.durationNs(), null, Origin.TRACE);
         }
         for (int i = 0; i < n; i++) {
             // The span's node: its id, parent and total time (an op-kind span is an op node, no edge).
             SpanRecord span = spans.get(i);
             if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
-                durations[k] = total[i];
-                sorted[k] = new Candidate(span.parentId(), span.id(), call, Origin.SPAN, k);
-                k++;
+                sorted[k++] = new Candidate(span.parentId(), span.id(), call, total[i], null, Origin.SPAN);
             }
         }
         for (int j = 0; j < ops.size(); j++) {
@@ -472,25 +464,23 @@ public final class GraphBuilder {
                 continue;
             }
             for (String input : op.inputs()) {
-                durations[k] = op.durationNs();
-                labels[k] = op.opName();
-                sorted[k] = new Candidate(input, op.output(), data, Origin.DATA, k);
-                k++;
+                sorted[k++] = new Candidate(input, op.output(), data, op.durationNs(), op.opName(), Origin.DATA);
             }
-            durations[k] = op.durationNs();
-            labels[k] = op.opName();
-            sorted[k] = new Candidate(op.spanId(), opNodeIds[j], call, Origin.OP, k);
-            k++;
+            sorted[k++] = new Candidate(op.spanId(), opNodeIds[j], call, op.durationNs(), op.opName(), Origin.OP);
         }
         for (DataEdgeEvent edge : doc.dataEdges()) {
-            sorted[k] = new Candidate(edge.fromTensor(), edge.toTensor(), data, Origin.RECORDED_DATA, k);
-            k++;
+            sorted[k++] = new Candidate(edge.fromTensor(), edge.toTensor(), data, 0, null, Origin.RECORDED_DATA);
         }
         sortStably(sorted);
 
-        // The kept ones, marked in sorted order.
-        boolean[] kept = new boolean[count];
-        int keptCount = 0;
+        // One pass over the sorted candidates (each read once: they lie scattered in memory), the
+        // kept ones written out as columns.
+        String[] from = new String[count];
+        String[] to = new String[count];
+        byte[] kinds = new byte[count];
+        long[] durations = new long[count];
+        String[] labels = new String[count];
+        int e = 0;
         int runStart = 0;
         while (runStart < sorted.length) {
             int runEnd = runStart + 1;
@@ -521,30 +511,17 @@ public final class GraphBuilder {
                         dataSeen = true;
                 }
                 if (keep) {
-                    kept[r] = true;
-                    keptCount++;
+                    from[e] = c.from;
+                    to[e] = c.to;
+                    kinds[e] = c.kind;
+                    durations[e] = c.durationNs;
+                    labels[e] = c.label;
+                    e++;
                 }
             }
             runStart = runEnd;
         }
-        String[] from = new String[keptCount];
-        String[] to = new String[keptCount];
-        byte[] kinds = new byte[keptCount];
-        long[] keptDurations = new long[keptCount];
-        String[] keptLabels = new String[keptCount];
-        int e = 0;
-        for (int r = 0; r < sorted.length; r++) {
-            if (kept[r]) {
-                Candidate c = sorted[r];
-                from[e] = c.from;
-                to[e] = c.to;
-                kinds[e] = c.kind;
-                keptDurations[e] = durations[c.index];
-                keptLabels[e] = labels[c.index];
-                e++;
-            }
-        }
-        return new EdgeList.Columns(from, to, kinds, keptDurations, keptLabels);
+        return new EdgeList.Columns(e, from, to, kinds, durations, labels);
     }
 
     /**
@@ -616,8 +593,8 @@ public final class GraphBuilder {
         final String from;
         final String to;
         final Origin origin;
-        /** The candidate's place in insertion order, where its duration and label wait. */
-        final int index;
+        final long durationNs;
+        final String label;
         /**
          * Whether both ids are free of surrogates, found out the first time the packed keys do not
          * decide a comparison (most never get there). Each candidate is sorted by one thread.
@@ -636,11 +613,12 @@ public final class GraphBuilder {
         private final byte toLength;
         final byte kind;
 
-        Candidate(String from, String to, byte kind, Origin origin, int index) {
+        Candidate(String from, String to, byte kind, long durationNs, String label, Origin origin) {
             this.from = Objects.requireNonNull(from, "from");
             this.to = Objects.requireNonNull(to, "to");
             this.origin = origin;
-            this.index = index;
+            this.durationNs = durationNs;
+            this.label = label;
             this.fromKey = prefixKey(from, 0);
             this.fromKey2 = prefixKey(from, 8);
             this.toKey = prefixKey(to, 0);

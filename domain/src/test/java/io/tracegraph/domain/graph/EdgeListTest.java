@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
 
 class EdgeListTest {
     private static EdgeList.Columns columns() {
-        return new EdgeList.Columns(new String[] {"a", "t1"}, new String[] {"b", "t2"},
-                new byte[] {(byte) GraphEdgeKind.CALL.ordinal(), (byte) GraphEdgeKind.DATA.ordinal()},
-                new long[] {7, 9}, new String[] {null, "add"});
+        // Arrays longer than the edges, as the builder leaves them when it drops duplicates.
+        return new EdgeList.Columns(2, new String[] {"a", "t1", "x"}, new String[] {"b", "t2", "y"},
+                new byte[] {(byte) GraphEdgeKind.CALL.ordinal(), (byte) GraphEdgeKind.DATA.ordinal(), 0},
+                new long[] {7, 9, 1}, new String[] {null, "add", null});
     }
 
     @Test
@@ -31,7 +32,10 @@ class EdgeListTest {
         assertThat(edges.durationNs(0)).isEqualTo(7);
         assertThat(edges.label(0)).isNull();
         assertThat(edges.label(1)).isEqualTo("add");
+        assertThat(edges.size()).isEqualTo(2);
         assertThatThrownBy(() -> edges.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> edges.from(2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> edges.label(-1)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
