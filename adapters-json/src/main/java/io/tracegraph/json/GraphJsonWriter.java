@@ -229,22 +229,26 @@ public final class GraphJsonWriter {
     public static void tensors(JsonGenerator g, List<TensorRecord> tensors) throws IOException {
         g.writeStartArray();
         for (TensorRecord t : tensors) {
-            g.writeStartObject();
-            g.writeStringField("span_id", t.spanId());
-            g.writeStringField("tensor_id", t.tensorId());
-            if (t.label() != null) {
-                g.writeStringField("label", t.label());
-            }
-            g.writeFieldName("shape");
-            shape(g, t.shape());
-            g.writeStringField("dtype", t.dtype());
-            g.writeStringField("device", t.device());
-            g.writeBooleanField("requires_grad", t.requiresGrad());
-            g.writeNumberField("storage_bytes", t.storageBytes());
-            g.writeStringField("category", wire(t.category()));
-            g.writeEndObject();
+            tensor(g, t);
         }
         g.writeEndArray();
+    }
+
+    public static void tensor(JsonGenerator g, TensorRecord t) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("span_id", t.spanId());
+        g.writeStringField("tensor_id", t.tensorId());
+        if (t.label() != null) {
+            g.writeStringField("label", t.label());
+        }
+        g.writeFieldName("shape");
+        shape(g, t.shape());
+        g.writeStringField("dtype", t.dtype());
+        g.writeStringField("device", t.device());
+        g.writeBooleanField("requires_grad", t.requiresGrad());
+        g.writeNumberField("storage_bytes", t.storageBytes());
+        g.writeStringField("category", wire(t.category()));
+        g.writeEndObject();
     }
 
     public static void gradients(JsonGenerator g, List<GradientRecord> gradients) throws IOException {
@@ -470,27 +474,31 @@ public final class GraphJsonWriter {
     public static void allocations(JsonGenerator g, List<LiveAllocation> allocations) throws IOException {
         g.writeStartArray();
         for (LiveAllocation a : allocations) {
-            g.writeStartObject();
-            g.writeStringField("tensor_id", a.tensorId());
-            g.writeStringField("span_id", a.spanId());
-            g.writeFieldName("op_name");
-            if (a.opName() == null) {
-                g.writeNull();
-            } else {
-                g.writeString(a.opName());
-            }
-            g.writeNumberField("bytes", a.bytes());
-            g.writeFieldName("shape");
-            shape(g, a.shape());
-            g.writeStringField("dtype", a.dtype());
-            g.writeStringField("device", a.device());
-            g.writeStringField("category", wire(a.category()));
-            if (a.storageId() != null) {
-                g.writeStringField("storage_id", a.storageId());
-            }
-            g.writeEndObject();
+            allocation(g, a);
         }
         g.writeEndArray();
+    }
+
+    public static void allocation(JsonGenerator g, LiveAllocation a) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("tensor_id", a.tensorId());
+        g.writeStringField("span_id", a.spanId());
+        g.writeFieldName("op_name");
+        if (a.opName() == null) {
+            g.writeNull();
+        } else {
+            g.writeString(a.opName());
+        }
+        g.writeNumberField("bytes", a.bytes());
+        g.writeFieldName("shape");
+        shape(g, a.shape());
+        g.writeStringField("dtype", a.dtype());
+        g.writeStringField("device", a.device());
+        g.writeStringField("category", wire(a.category()));
+        if (a.storageId() != null) {
+            g.writeStringField("storage_id", a.storageId());
+        }
+        g.writeEndObject();
     }
 
     public static void devices(JsonGenerator g, List<DeviceMemory> devices) throws IOException {

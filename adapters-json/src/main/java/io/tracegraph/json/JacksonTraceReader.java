@@ -15,6 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
@@ -719,6 +722,14 @@ public final class JacksonTraceReader implements TraceReader {
     static void checkUtf8(byte[] buf, int from, int to) {
         int i = from;
         while (i < to) {
+            // ASCII (almost every byte of a trace) eight bytes at a time: JFR showed the
+            // byte-by-byte scan of every block at ~4% of a build's samples.
+            while (i <= to - 8 && ((long) EIGHT_BYTES.get(buf, i) & 0x8080808080808080L) == 0) {
+                i += 8;
+            }
+            if (i >= to) {
+                break;
+            }
             int c = buf[i];
             if (c >= 0) {
                 i++;
@@ -756,6 +767,10 @@ public final class JacksonTraceReader implements TraceReader {
             i += more + 1;
         }
     }
+
+    /** Eight bytes of an array read as one long (any byte order: only their top bits are tested). */
+    private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private static RecordDecoder.DecodeException invalidUtf8(byte[] buf, int from, int at) {
         return new RecordDecoder.DecodeException(null, String.format("invalid UTF-8: byte 0x%02X (column %d)",

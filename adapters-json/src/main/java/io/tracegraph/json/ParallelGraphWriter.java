@@ -3,7 +3,11 @@ package io.tracegraph.json;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tracegraph.domain.graph.EdgeList;
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.memory.MemoryTimeline;
+import io.tracegraph.domain.memory.TimelinePoint;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -85,9 +89,15 @@ final class ParallelGraphWriter {
         field(1, "spans", false);
         array(1, graph.spans(), PlainElementWriter::node, GraphJsonWriter::node);
         field(1, "edges", false);
-        array(1, graph.edges(), PlainElementWriter::edge, GraphJsonWriter::edge);
+        List<GraphEdge> edges = graph.edges();
+        if (edges instanceof EdgeList columns) {
+            // Rendered from the edges' columns: no edge made per element.
+            indexedArray(1, edges, (w, i, level) -> w.edge(columns, i, level), GraphJsonWriter::edge);
+        } else {
+            array(1, edges, PlainElementWriter::edge, GraphJsonWriter::edge);
+        }
         field(1, "tensors", false);
-        value(1, g -> GraphJsonWriter.tensors(g, graph.tensors()));
+        array(1, graph.tensors(), PlainElementWriter::tensor, GraphJsonWriter::tensor);
         field(1, "gradients", false);
         value(1, g -> GraphJsonWriter.gradients(g, graph.gradients()));
         field(1, "summary", false);
@@ -98,9 +108,16 @@ final class ParallelGraphWriter {
         field(2, "summary", true);
         value(2, g -> GraphJsonWriter.memorySummary(g, graph.memory().summary()));
         field(2, "timeline", false);
-        array(2, graph.memory().timeline(), PlainElementWriter::timelinePoint, GraphJsonWriter::timelinePoint);
+        List<TimelinePoint> timeline = graph.memory().timeline();
+        if (timeline instanceof MemoryTimeline columns) {
+            // Rendered from the timeline's columns: no point made per element.
+            indexedArray(2, timeline, (w, i, level) -> w.timelinePoint(columns, i, level),
+                    GraphJsonWriter::timelinePoint);
+        } else {
+            array(2, timeline, PlainElementWriter::timelinePoint, GraphJsonWriter::timelinePoint);
+        }
         field(2, "peak_breakdown", false);
-        value(2, g -> GraphJsonWriter.allocations(g, graph.memory().peakBreakdown()));
+        array(2, graph.memory().peakBreakdown(), PlainElementWriter::allocation, GraphJsonWriter::allocation);
         field(2, "by_device", false);
         value(2, g -> GraphJsonWriter.devices(g, graph.memory().byDevice()));
         raw("\n" + indent(1) + "}");
@@ -121,11 +138,22 @@ final class ParallelGraphWriter {
         boolean write(PlainElementWriter w, T value, int level);
     }
 
+    /** Writes the element at an index of the list without Jackson if it can. */
+    @FunctionalInterface
+    interface PlainIndexed {
+        boolean write(PlainElementWriter w, int index, int level);
+    }
+
+    private <T> void array(int nesting, List<T> values, PlainElement<T> plainElement, Element<T> element)
+            throws IOException {
+        indexedArray(nesting, values, (w, i, level) -> plainElement.write(w, values.get(i), level), element);
+    }
+
     /**
      * A list at the given nesting, rendered in parallel chunks: each element by the plain writer
      * when it can, else by the Jackson element writer.
      */
-    private <T> void array(int nesting, List<T> values, PlainElement<T> plainElement, Element<T> element)
+    private <T> void indexedArray(int nesting, List<T> values, PlainIndexed plainElement, Element<T> element)
             throws IOException {
         if (values.isEmpty()) {
             raw("[]");
@@ -144,12 +172,12 @@ final class ParallelGraphWriter {
                 plain.start(buffer != null ? buffer : new byte[1 << 16]);
                 for (int i = start; i < end; i++) {
                     plain.elementSeparator(i == 0, nesting + 1);
-                    T value = values.get(i);
-                    if (!plainElement.write(plain, value, nesting + 1)) {
+                    if (!plainElement.write(plain, i, nesting + 1)) {
                         if (bytes == null) {
                             bytes = new ByteArrayBuilder(1 << 16);
                         }
                         plain.writeTo(bytes);
+                        T value = values.get(i);
                         bytes.write(render(nesting + 1, g -> element.write(g, value)));
                     }
                 }

@@ -2,24 +2,48 @@ package io.tracegraph.json;
 
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.tracegraph.domain.graph.DeviceTime;
+import io.tracegraph.domain.graph.EdgeList;
 import io.tracegraph.domain.graph.GraphEdge;
+import io.tracegraph.domain.graph.GraphEdgeKind;
 import io.tracegraph.domain.graph.GraphNode;
+import io.tracegraph.domain.graph.TensorRecord;
 import io.tracegraph.domain.memory.CategoryBytes;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryTimeline;
 import io.tracegraph.domain.memory.TimelinePoint;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes the three elements that make up almost all of a big graph (nodes, edges, timeline
- * points) straight into bytes, in exactly the layout {@link GraphJsonWriter} produces through
- * Jackson. It only handles strings that need no escaping (printable ASCII without quotes or
- * backslashes): for any other element it writes nothing and returns {@code false}, and the caller
- * uses the Jackson writers. {@code ParallelGraphWriterTest} holds the two to the same bytes.
+ * Writes the elements that make up almost all of a big graph (nodes, edges, timeline points,
+ * the peak breakdown's allocations, tensors) straight into bytes, in exactly the layout
+ * {@link GraphJsonWriter} produces through Jackson. It only handles strings that need no escaping
+ * (printable ASCII without quotes or backslashes): for any other element it writes nothing and
+ * returns {@code false}, and the caller uses the Jackson writers. {@code ParallelGraphWriterTest}
+ * holds the two to the same bytes.
+ *
+ * <p>Each element first makes room for the most it can take (its strings' lengths plus a bound
+ * per member), and is then written without a capacity check per byte.
  */
 final class PlainElementWriter {
     private byte[] buf = new byte[1 << 16];
     private int len;
+    /**
+     * The last string found plain in each role (a node's parent, name, dtype, device; an edge's
+     * from and label; ...): consecutive elements repeat them (edges are sorted by {@code from},
+     * an op's nodes follow one another), and the same string found again is not scanned again.
+     */
+    private final String[] known = new String[ROLES];
+    private static final int PARENT = 0;
+    private static final int NAME_ROLE = 1;
+    private static final int DTYPE_ROLE = 2;
+    private static final int DEVICE_ROLE = 3;
+    private static final int FROM_ROLE = 4;
+    private static final int LABEL_ROLE = 5;
+    private static final int SPAN_ROLE = 6;
+    private static final int OP_ROLE = 7;
+    private static final int ROLES = 8;
 
     /** Moves what was written so far to {@code out}. */
     void writeTo(ByteArrayBuilder out) {
@@ -47,6 +71,7 @@ final class PlainElementWriter {
 
     /** Before a list element: a comma unless it is the first, then a new line at the level. */
     void elementSeparator(boolean first, int level) {
+        ensure(2 + 2 * level + 1);
         if (!first) {
             raw(',');
         }
@@ -105,15 +130,28 @@ final class PlainElementWriter {
     private static final Name HEAP_BYTES = new Name("heap_bytes");
     private static final Name FREE_BYTES = new Name("free_bytes");
     private static final Name BY_CATEGORY = new Name("by_category");
+    private static final Name TENSOR_ID = new Name("tensor_id");
+    private static final Name SPAN_ID = new Name("span_id");
+    private static final Name OP_NAME = new Name("op_name");
+    private static final Name CATEGORY = new Name("category");
+    private static final Name STORAGE_ID = new Name("storage_id");
+    private static final Name REQUIRES_GRAD = new Name("requires_grad");
     private static final Name[] CATEGORIES = new Name[MemoryCategory.ordered().length];
     private static final byte[][] NEWLINES = new byte[16][];
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    /** The wire spellings of the edge kinds, by ordinal. */
+    private static final String[] EDGE_KINDS = new String[GraphEdgeKind.values().length];
+    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
     /** The two decimal digits of 0..99. */
     private static final byte[] DIGIT_PAIRS = new byte[200];
 
     static {
         for (MemoryCategory category : MemoryCategory.ordered()) {
             CATEGORIES[category.ordinal()] = new Name(GraphJsonWriter.wire(category));
+        }
+        for (GraphEdgeKind kind : GraphEdgeKind.values()) {
+            EDGE_KINDS[kind.ordinal()] = GraphJsonWriter.wire(kind);
         }
         for (int level = 0; level < NEWLINES.length; level++) {
             NEWLINES[level] = ("\n" + "  ".repeat(level)).getBytes(StandardCharsets.US_ASCII);
@@ -125,15 +163,23 @@ final class PlainElementWriter {
     }
 
     boolean node(GraphNode n, int level) {
-        if (!plain(n.id()) || (n.parentId() != null && !plain(n.parentId())) || !plain(n.name())
-                || (n.dtype() != null && !plain(n.dtype())) || (n.device() != null && !plain(n.device()))) {
+        if (!plain(n.id()) || (n.parentId() != null && !plain(n.parentId(), PARENT)) || !plain(n.name(), NAME_ROLE)
+                || (n.dtype() != null && !plain(n.dtype(), DTYPE_ROLE))
+                || (n.device() != null && !plain(n.device(), DEVICE_ROLE))) {
             return false;
+        }
+        int room = ROOM + member(level) + 16 * member(level + 1) + n.id().length() + n.name().length()
+                + length(n.parentId()) + length(n.dtype()) + length(n.device());
+        if (n.shape() != null) {
+            room += n.shape().rank() * member(level + 2);
         }
         for (DeviceTime t : n.deviceTimes()) {
             if (!plain(t.device())) {
                 return false;
             }
+            room += t.device().length() + 5 * member(level + 3);
         }
+        ensure(room);
         int in = level + 1;
         raw('{');
         stringField(ID.at(in, true), n.id());
@@ -190,9 +236,10 @@ final class PlainElementWriter {
     }
 
     boolean edge(GraphEdge e, int level) {
-        if (!plain(e.from()) || !plain(e.to()) || (e.label() != null && !plain(e.label()))) {
+        if (!plain(e.from(), FROM_ROLE) || !plain(e.to()) || (e.label() != null && !plain(e.label(), LABEL_ROLE))) {
             return false;
         }
+        ensure(ROOM + member(level) + 6 * member(level + 1) + e.from().length() + e.to().length() + length(e.label()));
         int in = level + 1;
         raw('{');
         stringField(FROM.at(in, true), e.from());
@@ -207,10 +254,34 @@ final class PlainElementWriter {
         return true;
     }
 
-    boolean timelinePoint(TimelinePoint p, int level) {
-        if (!plain(p.device())) {
+    /** The edge at {@code index}, read from the edges' columns: the same bytes as {@link #edge(GraphEdge, int)}. */
+    boolean edge(EdgeList edges, int index, int level) {
+        String from = edges.from(index);
+        String to = edges.to(index);
+        String label = edges.label(index);
+        if (!plain(from, FROM_ROLE) || !plain(to) || (label != null && !plain(label, LABEL_ROLE))) {
             return false;
         }
+        ensure(ROOM + member(level) + 6 * member(level + 1) + from.length() + to.length() + length(label));
+        int in = level + 1;
+        raw('{');
+        stringField(FROM.at(in, true), from);
+        stringField(TO.at(in, false), to);
+        stringField(KIND.at(in, false), EDGE_KINDS[edges.kind(index).ordinal()]);
+        numberField(DURATION_NS.at(in, false), edges.durationNs(index));
+        if (label != null) {
+            stringField(LABEL.at(in, false), label);
+        }
+        newline(level);
+        raw('}');
+        return true;
+    }
+
+    boolean timelinePoint(TimelinePoint p, int level) {
+        if (!plain(p.device(), DEVICE_ROLE)) {
+            return false;
+        }
+        ensure(ROOM + member(level) + 7 * member(level + 1) + CATEGORIES.length * member(level + 2) + p.device().length());
         int in = level + 1;
         raw('{');
         numberField(TIMESTAMP_NS.at(in, true), p.timestampNs());
@@ -237,6 +308,120 @@ final class PlainElementWriter {
         return true;
     }
 
+    /**
+     * The timeline point at {@code index}, read from the timeline's columns (no point, category
+     * map or array made for it): the same bytes as {@link #timelinePoint(TimelinePoint, int)}.
+     */
+    boolean timelinePoint(MemoryTimeline timeline, int index, int level) {
+        String device = timeline.device(index);
+        if (!plain(device, DEVICE_ROLE)) {
+            return false;
+        }
+        ensure(ROOM + member(level) + 7 * member(level + 1) + CATEGORIES.length * member(level + 2) + device.length());
+        int in = level + 1;
+        long live = timeline.liveBytes(index);
+        raw('{');
+        numberField(TIMESTAMP_NS.at(in, true), timeline.timestampNs(index));
+        stringField(DEVICE.at(in, false), device);
+        numberField(LIVE_BYTES.at(in, false), live);
+        numberField(HEAP_BYTES.at(in, false), live);
+        numberField(FREE_BYTES.at(in, false), timeline.freeBytes(index));
+        bytes(BY_CATEGORY.at(in, false));
+        boolean first = true;
+        raw('{');
+        for (MemoryCategory category : MemoryCategory.ordered()) {
+            long bytes = timeline.categoryBytes(index, category);
+            if (bytes >= 0) {
+                numberField(CATEGORIES[category.ordinal()].at(level + 2, first), bytes);
+                first = false;
+            }
+        }
+        if (!first) {
+            newline(in);
+        }
+        raw('}');
+        newline(level);
+        raw('}');
+        return true;
+    }
+
+    /** An allocation of the peak breakdown, as {@code GraphJsonWriter.allocation} writes it. */
+    boolean allocation(LiveAllocation a, int level) {
+        if (!plain(a.tensorId()) || !plain(a.spanId(), SPAN_ROLE) || (a.opName() != null && !plain(a.opName(), OP_ROLE))
+                || !plain(a.dtype(), DTYPE_ROLE) || !plain(a.device(), DEVICE_ROLE)
+                || (a.storageId() != null && !plain(a.storageId()))) {
+            return false;
+        }
+        ensure(ROOM + member(level) + 10 * member(level + 1) + a.shape().rank() * member(level + 2) + a.tensorId().length()
+                + a.spanId().length() + length(a.opName()) + a.dtype().length() + a.device().length()
+                + length(a.storageId()));
+        int in = level + 1;
+        raw('{');
+        stringField(TENSOR_ID.at(in, true), a.tensorId());
+        stringField(SPAN_ID.at(in, false), a.spanId());
+        if (a.opName() == null) {
+            bytes(OP_NAME.at(in, false));
+            bytes(NULL);
+        } else {
+            stringField(OP_NAME.at(in, false), a.opName());
+        }
+        numberField(BYTES.at(in, false), a.bytes());
+        bytes(SHAPE.at(in, false));
+        shape(a.shape(), in);
+        stringField(DTYPE.at(in, false), a.dtype());
+        stringField(DEVICE.at(in, false), a.device());
+        stringField(CATEGORY.at(in, false), GraphJsonWriter.wire(a.category()));
+        if (a.storageId() != null) {
+            stringField(STORAGE_ID.at(in, false), a.storageId());
+        }
+        newline(level);
+        raw('}');
+        return true;
+    }
+
+    /** A tensor of the graph, as {@code GraphJsonWriter.tensor} writes it. */
+    boolean tensor(TensorRecord t, int level) {
+        if (!plain(t.spanId(), SPAN_ROLE) || !plain(t.tensorId()) || (t.label() != null && !plain(t.label()))
+                || !plain(t.dtype(), DTYPE_ROLE) || !plain(t.device(), DEVICE_ROLE)) {
+            return false;
+        }
+        ensure(ROOM + member(level) + 10 * member(level + 1) + t.shape().rank() * member(level + 2) + t.spanId().length()
+                + t.tensorId().length() + length(t.label()) + t.dtype().length() + t.device().length());
+        int in = level + 1;
+        raw('{');
+        stringField(SPAN_ID.at(in, true), t.spanId());
+        stringField(TENSOR_ID.at(in, false), t.tensorId());
+        if (t.label() != null) {
+            stringField(LABEL.at(in, false), t.label());
+        }
+        bytes(SHAPE.at(in, false));
+        shape(t.shape(), in);
+        stringField(DTYPE.at(in, false), t.dtype());
+        stringField(DEVICE.at(in, false), t.device());
+        bytes(REQUIRES_GRAD.at(in, false));
+        bytes(t.requiresGrad() ? TRUE : FALSE);
+        numberField(STORAGE_BYTES.at(in, false), t.storageBytes());
+        stringField(CATEGORY.at(in, false), GraphJsonWriter.wire(t.category()));
+        newline(level);
+        raw('}');
+        return true;
+    }
+
+    /**
+     * Room for the opening and closing of an element; and for one member at a level: a comma,
+     * the new line and indent, the longest name (14 characters) quoted with its {@code ": "}, and
+     * the longest number (20 characters) or a string's quotes, plus slack.
+     */
+    private static final int ROOM = 64;
+
+    private static int member(int level) {
+        return 2 * level + 48;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
+    }
+
     private void shape(Shape shape, int level) {
         raw('[');
         if (shape.rank() == 0) {
@@ -252,6 +437,18 @@ final class PlainElementWriter {
         }
         newline(level);
         raw(']');
+    }
+
+    /** {@link #plain(String)}, remembered for the last string of one role. */
+    private boolean plain(String s, int role) {
+        if (known[role] == s) {
+            return true;
+        }
+        if (!plain(s)) {
+            return false;
+        }
+        known[role] = s;
+        return true;
     }
 
     /** Printable ASCII without the two characters JSON escapes. */
@@ -278,7 +475,6 @@ final class PlainElementWriter {
     }
 
     private void bytes(byte[] bytes) {
-        ensure(bytes.length);
         System.arraycopy(bytes, 0, buf, len, bytes.length);
         len += bytes.length;
     }
@@ -288,34 +484,57 @@ final class PlainElementWriter {
             bytes(NEWLINES[level]);
             return;
         }
-        ensure(1 + 2 * level);
         buf[len++] = '\n';
         for (int i = 0; i < 2 * level; i++) {
             buf[len++] = ' ';
         }
     }
 
-    /** The decimal digits of {@code value}, as {@link Long#toString(long)} spells them, without a String. */
-    private void number(long value) {
+    /**
+     * The decimal digits of {@code value}, as {@link Long#toString(long)} spells them, without a
+     * String. Two digits at a time, in {@code int} arithmetic for all but the top digits of values
+     * of more than nine digits (a long division per two digits took most of the writer's time in a
+     * JFR profile: a graph's JSON is mostly numbers).
+     */
+    void number(long value) {
         if (value == Long.MIN_VALUE) {
             ascii(Long.toString(value));
             return;
         }
-        ensure(20);
         if (value < 0) {
             buf[len++] = '-';
             value = -value;
         }
-        int end = len + digits(value);
+        if (value < EIGHT_DIGITS * 10) {
+            positive((int) value);
+            return;
+        }
+        // Nine digits or more: the low eight as an int, zero-padded, after the rest.
+        long high = value / EIGHT_DIGITS;
+        int low = (int) (value - high * EIGHT_DIGITS);
+        if (high < EIGHT_DIGITS * 10) {
+            positive((int) high);
+        } else {
+            long top = high / EIGHT_DIGITS;
+            positive((int) top);
+            eightDigits((int) (high - top * EIGHT_DIGITS));
+        }
+        eightDigits(low);
+    }
+
+    private static final long EIGHT_DIGITS = 100_000_000L;
+
+    /** The digits of {@code 0 <= v < 10^9}. */
+    private void positive(int v) {
+        int end = len + digits(v);
         int at = end;
-        while (value >= 100) {
-            long q = value / 100;
-            int r = (int) (value - q * 100) * 2;
+        while (v >= 100) {
+            int q = v / 100;
+            int r = (v - q * 100) * 2;
             buf[--at] = DIGIT_PAIRS[r + 1];
             buf[--at] = DIGIT_PAIRS[r];
-            value = q;
+            v = q;
         }
-        int v = (int) value;
         if (v >= 10) {
             buf[--at] = DIGIT_PAIRS[2 * v + 1];
             buf[--at] = DIGIT_PAIRS[2 * v];
@@ -323,6 +542,19 @@ final class PlainElementWriter {
             buf[--at] = (byte) ('0' + v);
         }
         len = end;
+    }
+
+    /** The eight digits of {@code 0 <= v < 10^8}, zero-padded. */
+    private void eightDigits(int v) {
+        int at = len + 8;
+        for (int k = 0; k < 4; k++) {
+            int q = v / 100;
+            int r = (v - q * 100) * 2;
+            buf[--at] = DIGIT_PAIRS[r + 1];
+            buf[--at] = DIGIT_PAIRS[r];
+            v = q;
+        }
+        len += 8;
     }
 
     /** 10^0 .. 10^18. */
@@ -352,13 +584,11 @@ final class PlainElementWriter {
     @SuppressWarnings("deprecation") // the fastest copy of ASCII text into bytes; plain() ensured ASCII
     private void ascii(String s) {
         int n = s.length();
-        ensure(n);
         s.getBytes(0, n, buf, len);
         len += n;
     }
 
     private void raw(char c) {
-        ensure(1);
         buf[len++] = (byte) c;
     }
 

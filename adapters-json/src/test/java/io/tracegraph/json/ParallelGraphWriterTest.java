@@ -5,12 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tracegraph.domain.graph.ExecutionGraph;
 import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
+import io.tracegraph.domain.graph.TensorRecord;
+import io.tracegraph.domain.memory.CategoryBytes;
+import io.tracegraph.domain.memory.LiveAllocation;
+import io.tracegraph.domain.memory.MemoryProfile;
+import io.tracegraph.domain.memory.MemoryTimeline;
+import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.trace.MemoryCategory;
+import io.tracegraph.domain.trace.Shape;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -53,6 +64,56 @@ class ParallelGraphWriterTest {
         assertThat(bytes).isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8));
         assertThat(bytes).contains("\"device_times\": [", "\"slowest_device_spans\": [", "\"capture\": {",
                 "\"tensor_stats\": [");
+    }
+
+    @Test
+    void writesTensorsAndThePeakBreakdownWithStringsToEscapeAsJacksonDoes() throws IOException {
+        ExecutionGraph built = graph("train_tiny.jsonl", resource("train_tiny.jsonl"));
+        assertThat(built.memory().timeline()).isInstanceOf(MemoryTimeline.class);
+        assertThat(built.tensors()).isNotEmpty();
+        assertThat(built.memory().peakBreakdown()).isNotEmpty();
+        // Plain elements on both sides of elements the plain writer declines (a quote, a
+        // backslash, a control character, non-ASCII), with and without the optional members.
+        List<TensorRecord> tensors = new ArrayList<>(built.tensors());
+        tensors.add(1, new TensorRecord("s\"q", "t1", Shape.of(2, 3), "f32", "cuda:0", true, 24,
+                MemoryCategory.ACTIVATION, null));
+        tensors.add(new TensorRecord("s2", "t\\b", Shape.SCALAR, "f32", "cpu", false, 0, MemoryCategory.OTHER,
+                "lab\u00e9l"));
+        tensors.add(new TensorRecord("s2", "t9", Shape.of(7), "bf16", "cuda:1", false, 14, MemoryCategory.GRADIENT,
+                "label"));
+        List<LiveAllocation> peak = new ArrayList<>(built.memory().peakBreakdown());
+        peak.add(0, new LiveAllocation("t\n1", "s2", null, 8, Shape.SCALAR, "f64", "cpu", MemoryCategory.OTHER));
+        peak.add(new LiveAllocation("t2", "s\u00ff", "add", 16, Shape.of(4), "f32", "cuda:0",
+                MemoryCategory.ACTIVATION, "st-1"));
+        peak.add(new LiveAllocation("t3", "s3", "mul", 32, Shape.of(2, 2, 2), "f32", "cuda:0",
+                MemoryCategory.GRADIENT, "st\u00012"));
+        peak.add(new LiveAllocation("t4", "s3", "mul", 64, Shape.of(1), "f32", "cuda:0",
+                MemoryCategory.PARAMETER, "st-4"));
+        MemoryProfile memory = built.memory();
+        ExecutionGraph graph = new ExecutionGraph(built.schema(), built.spans(), built.edges(), tensors,
+                built.gradients(), built.summary(), new MemoryProfile(memory.summary(), memory.timeline(), peak,
+                        memory.byDevice()), built.capture(), built.tensorStats());
+
+        String bytes = new String(parallel(graph, 3), StandardCharsets.UTF_8);
+
+        assertThat(bytes).isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8));
+        assertThat(bytes).contains("\"s\\\"q\"", "\"t\\\\b\"", "\"lab\u00e9l\"", "\"t\\n1\"", "\"st\\u00012\"",
+                "\"storage_id\": \"st-4\"", "\"label\": \"label\"");
+    }
+
+    @Test
+    void writesATimelineThatIsNotColumnWiseAsJacksonDoes() throws IOException {
+        ExecutionGraph built = graph("train_tiny.jsonl", resource("train_tiny.jsonl"));
+        MemoryProfile memory = built.memory();
+        List<TimelinePoint> timeline = new ArrayList<>(memory.timeline());
+        timeline.add(new TimelinePoint(5, "cu\u00e9", 1, 1, 2, CategoryBytes.of(Map.of(MemoryCategory.OTHER, 1L))));
+        ExecutionGraph graph = new ExecutionGraph(built.schema(), built.spans(), built.edges(), built.tensors(),
+                built.gradients(), built.summary(), new MemoryProfile(memory.summary(), timeline,
+                        memory.peakBreakdown(), memory.byDevice()), built.capture(), built.tensorStats());
+
+        assertThat(new String(parallel(graph, 2), StandardCharsets.UTF_8))
+                .isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8))
+                .contains("\"cu\u00e9\"");
     }
 
     private static byte[] parallel(ExecutionGraph graph, int threads) {

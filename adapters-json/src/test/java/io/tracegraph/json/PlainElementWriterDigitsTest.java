@@ -29,4 +29,32 @@ class PlainElementWriterDigitsTest {
             }
         }
     }
+
+    @Test
+    void writesEveryNumberAsLongToStringSpellsIt() {
+        SplittableRandom random = new SplittableRandom(11);
+        java.util.List<Long> values = new java.util.ArrayList<>(java.util.List.of(0L, 1L, 9L, 10L, 99L, 100L,
+                Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, Integer.MAX_VALUE + 0L,
+                Integer.MAX_VALUE + 1L, 999_999_999L, 1_000_000_000L, 100_000_000L, 99_999_999L,
+                999_999_999_999_999_999L, 1_000_000_000_000_000_000L, 100_000_000_000_000_001L,
+                10_000_000_000_000_000L, 1_000_000_007L));
+        long power = 1;
+        for (int exponent = 0; exponent <= 18; exponent++, power *= 10) {
+            values.add(power - 1);
+            values.add(power);
+            values.add(power + 1);
+            values.add(-power);
+        }
+        for (int bits = 1; bits < 64; bits++) {
+            values.add(random.nextLong() >>> (64 - bits));
+            values.add(-(random.nextLong() >>> (64 - bits)));
+        }
+        PlainElementWriter writer = new PlainElementWriter();
+        for (long value : values) {
+            writer.start(new byte[64]);
+            writer.number(value);
+            assertThat(new String(writer.buffer(), 0, writer.length(), java.nio.charset.StandardCharsets.US_ASCII))
+                    .as("%d", value).isEqualTo(Long.toString(value));
+        }
+    }
 }

@@ -25,8 +25,8 @@ public record ExecutionGraph(String schema, List<GraphNode> spans, List<GraphEdg
     public ExecutionGraph {
         Objects.requireNonNull(schema, "schema");
         spans = List.copyOf(spans);
-        // Edges still being built are immutable already (the builder's), and copied when done.
-        edges = edges instanceof PendingList<?> ? edges : List.copyOf(edges);
+        // Edges still being built are immutable already (the builder's columns), and not copied.
+        edges = edges instanceof EdgeList ? edges : List.copyOf(edges);
         tensors = List.copyOf(tensors);
         gradients = List.copyOf(gradients);
         Objects.requireNonNull(summary, "summary");

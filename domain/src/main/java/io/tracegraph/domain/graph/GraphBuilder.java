@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -144,7 +145,7 @@ public final class GraphBuilder {
     private long[] total;
     private String[] opNodeIds;
     private int[] opAsSpan;
-    private CompletableFuture<List<GraphEdge>> edgesBuilt;
+    private CompletableFuture<EdgeList.Columns> edgesBuilt;
 
     /**
      * The span times and op node ids (what the edges need), then the edges on a thread of their
@@ -324,7 +325,7 @@ public final class GraphBuilder {
                         run.captureContract(), run.comparisonIdentity())
                 : null;
         // Not joined here: the graph is handed over while its edges may still be sorting.
-        List<GraphEdge> edges = new PendingList<>(edgesBuilt.thenApply(List::copyOf));
+        List<GraphEdge> edges = new EdgeList(edgesBuilt);
         return new ExecutionGraph(ExecutionGraph.SCHEMA, nodes, edges, tensors, gradients, summary, memory.profile(),
                 capture, doc.tensorStats());
     }
@@ -436,18 +437,31 @@ public final class GraphBuilder {
      * pair (only possible when a span id looks like an op node id); a data edge the producer
      * recorded (trace/7) yields to any equal data edge, which comes from an op or an earlier record.
      */
-    private List<GraphEdge> buildEdges(long[] total, String[] opNodeIds) {
-        List<Candidate> candidates = new ArrayList<>(doc.edges().size() + (n + ops.size()) * 2);
+    private EdgeList.Columns buildEdges(long[] total, String[] opNodeIds) {
+        int count = doc.edges().size() + doc.dataEdges().size();
+        for (int i = 0; i < n; i++) {
+            SpanRecord span = spans.get(i);
+            if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
+                count++;
+            }
+        }
+        for (OpEvent op : ops) {
+            if (op.output() != null) {
+                count += op.inputs().size() + 1;
+            }
+        }
+        Candidate[] sorted = new Candidate[count];
+        int k = 0;
+        byte call = (byte) GraphEdgeKind.CALL.ordinal();
+        byte data = (byte) GraphEdgeKind.DATA.ordinal();
         for (EdgeEvent edge : doc.edges()) {
-            candidates.add(new Candidate(new GraphEdge(edge.fromSpan(), edge.toSpan(), GraphEdgeKind.CALL,
-                    edge.durationNs(), null), Origin.TRACE));
+            sorted[k++] = new Candidate(edge.fromSpan(), edge.toSpan(), call, edge.durationNs(), null, Origin.TRACE);
         }
         for (int i = 0; i < n; i++) {
             // The span's node: its id, parent and total time (an op-kind span is an op node, no edge).
             SpanRecord span = spans.get(i);
             if (span.parentId() != null && spanKind(span) != GraphNodeKind.OP) {
-                candidates.add(new Candidate(new GraphEdge(span.parentId(), span.id(), GraphEdgeKind.CALL,
-                        total[i], null), Origin.SPAN));
+                sorted[k++] = new Candidate(span.parentId(), span.id(), call, total[i], null, Origin.SPAN);
             }
         }
         for (int j = 0; j < ops.size(); j++) {
@@ -456,21 +470,23 @@ public final class GraphBuilder {
                 continue;
             }
             for (String input : op.inputs()) {
-                candidates.add(new Candidate(new GraphEdge(input, op.output(), GraphEdgeKind.DATA, op.durationNs(),
-                        op.opName()), Origin.DATA));
+                sorted[k++] = new Candidate(input, op.output(), data, op.durationNs(), op.opName(), Origin.DATA);
             }
-            candidates.add(new Candidate(new GraphEdge(op.spanId(), opNodeIds[j], GraphEdgeKind.CALL,
-                    op.durationNs(), op.opName()), Origin.OP));
+            sorted[k++] = new Candidate(op.spanId(), opNodeIds[j], call, op.durationNs(), op.opName(), Origin.OP);
         }
         for (DataEdgeEvent edge : doc.dataEdges()) {
-            candidates.add(new Candidate(new GraphEdge(edge.fromTensor(), edge.toTensor(), GraphEdgeKind.DATA, 0, null),
-                    Origin.RECORDED_DATA));
+            sorted[k++] = new Candidate(edge.fromTensor(), edge.toTensor(), data, 0, null, Origin.RECORDED_DATA);
         }
-        Candidate[] sorted = candidates.toArray(new Candidate[0]);
-        candidates = null;
         sortStably(sorted);
 
-        List<GraphEdge> edges = new ArrayList<>(sorted.length);
+        // One pass over the sorted candidates (each read once: they lie scattered in memory), the
+        // kept ones written out as columns.
+        String[] from = new String[count];
+        String[] to = new String[count];
+        byte[] kinds = new byte[count];
+        long[] durations = new long[count];
+        String[] labels = new String[count];
+        int e = 0;
         int runStart = 0;
         while (runStart < sorted.length) {
             int runEnd = runStart + 1;
@@ -480,35 +496,38 @@ public final class GraphBuilder {
             boolean traceSeen = false;
             boolean spanSeen = false;
             boolean dataSeen = false;
-            for (int k = runStart; k < runEnd; k++) {
-                Candidate c = sorted[k];
+            for (int r = runStart; r < runEnd; r++) {
+                Candidate c = sorted[r];
+                boolean keep;
                 switch (c.origin) {
                     case TRACE:
                         traceSeen = true;
-                        edges.add(c.edge);
+                        keep = true;
                         break;
                     case SPAN:
-                        if (!traceSeen && !spanSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !traceSeen && !spanSeen;
                         spanSeen = true;
                         break;
                     case OP:
-                        if (!spanSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !spanSeen;
                         break;
                     default:
                         // DATA, then RECORDED_DATA: inserted last, so an op's equal edge comes first.
-                        if (!dataSeen) {
-                            edges.add(c.edge);
-                        }
+                        keep = !dataSeen;
                         dataSeen = true;
+                }
+                if (keep) {
+                    from[e] = c.from;
+                    to[e] = c.to;
+                    kinds[e] = c.kind;
+                    durations[e] = c.durationNs;
+                    labels[e] = c.label;
+                    e++;
                 }
             }
             runStart = runEnd;
         }
-        return edges;
+        return new EdgeList.Columns(e, from, to, kinds, durations, labels);
     }
 
     /**
@@ -565,20 +584,23 @@ public final class GraphBuilder {
         static final Comparator<Candidate> ORDER = (a, b) -> {
             int c = a.fromLength >= 0 && b.fromLength >= 0
                     ? compareShort(a.fromKey, a.fromKey2, a.fromLength, b.fromKey, b.fromKey2, b.fromLength)
-                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.edge.from(), b.edge.from(), a, b);
+                    : compare(a.fromKey, a.fromKey2, b.fromKey, b.fromKey2, a.from, b.from, a, b);
             if (c != 0) {
                 return c;
             }
             c = a.toLength >= 0 && b.toLength >= 0
                     ? compareShort(a.toKey, a.toKey2, a.toLength, b.toKey, b.toKey2, b.toLength)
-                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.edge.to(), b.edge.to(), a, b);
+                    : compare(a.toKey, a.toKey2, b.toKey, b.toKey2, a.to, b.to, a, b);
             return c != 0 ? c : a.kind - b.kind;
         };
         private static final byte UNKNOWN = 0;
         private static final byte PLAIN = 1;
         private static final byte NOT_PLAIN = 2;
-        final GraphEdge edge;
+        final String from;
+        final String to;
         final Origin origin;
+        final long durationNs;
+        final String label;
         /**
          * Whether both ids are free of surrogates, found out the first time the packed keys do not
          * decide a comparison (most never get there). Each candidate is sorted by one thread.
@@ -595,18 +617,21 @@ public final class GraphBuilder {
          */
         private final byte fromLength;
         private final byte toLength;
-        private final byte kind;
+        final byte kind;
 
-        Candidate(GraphEdge edge, Origin origin) {
-            this.edge = edge;
+        Candidate(String from, String to, byte kind, long durationNs, String label, Origin origin) {
+            this.from = Objects.requireNonNull(from, "from");
+            this.to = Objects.requireNonNull(to, "to");
             this.origin = origin;
-            this.fromKey = prefixKey(edge.from(), 0);
-            this.fromKey2 = prefixKey(edge.from(), 8);
-            this.toKey = prefixKey(edge.to(), 0);
-            this.toKey2 = prefixKey(edge.to(), 8);
-            this.fromLength = shortLength(edge.from(), fromKey, fromKey2);
-            this.toLength = shortLength(edge.to(), toKey, toKey2);
-            this.kind = (byte) edge.kind().ordinal();
+            this.durationNs = durationNs;
+            this.label = label;
+            this.fromKey = prefixKey(from, 0);
+            this.fromKey2 = prefixKey(from, 8);
+            this.toKey = prefixKey(to, 0);
+            this.toKey2 = prefixKey(to, 8);
+            this.fromLength = shortLength(from, fromKey, fromKey2);
+            this.toLength = shortLength(to, toKey, toKey2);
+            this.kind = kind;
         }
 
         private static byte shortLength(String id, long key, long key2) {
@@ -647,7 +672,7 @@ public final class GraphBuilder {
 
         private boolean plain() {
             if (plain == UNKNOWN) {
-                plain = belowSurrogates(edge.from()) && belowSurrogates(edge.to()) ? PLAIN : NOT_PLAIN;
+                plain = belowSurrogates(from) && belowSurrogates(to) ? PLAIN : NOT_PLAIN;
             }
             return plain == PLAIN;
         }

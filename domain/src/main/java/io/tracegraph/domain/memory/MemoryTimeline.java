@@ -1,5 +1,6 @@
 package io.tracegraph.domain.memory;
 
+import io.tracegraph.domain.trace.MemoryCategory;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.RandomAccess;
@@ -39,6 +40,46 @@ public final class MemoryTimeline extends AbstractList<TimelinePoint> implements
     @Override
     public int size() {
         return size;
+    }
+
+    /*
+     * The columns of one point, read without a point made (the graph writer renders millions of
+     * points from them; {@link #get} copies its categories into a new array for each).
+     */
+
+    /** The timestamp of the point at {@code index} (as {@link TimelinePoint#timestampNs()}). */
+    public long timestampNs(int index) {
+        return timestamps[check(index)];
+    }
+
+    /** The device of the point at {@code index}. */
+    public String device(int index) {
+        return devices[check(index)];
+    }
+
+    /** The live (and heap) bytes of the point at {@code index}. */
+    public long liveBytes(int index) {
+        return live[check(index)];
+    }
+
+    /** The free bytes of the point at {@code index}. */
+    public long freeBytes(int index) {
+        return free[check(index)];
+    }
+
+    /**
+     * The bytes of one memory category at the point at {@code index}, or -1 when the category is
+     * absent there ({@link CategoryBytes#has} false).
+     */
+    public long categoryBytes(int index, MemoryCategory category) {
+        return categories[check(index) * CategoryBytes.SIZE + category.ordinal()];
+    }
+
+    private int check(int index) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException(index);
+        }
+        return index;
     }
 
     @Override
