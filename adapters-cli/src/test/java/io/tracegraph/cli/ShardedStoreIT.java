@@ -245,6 +245,23 @@ class ShardedStoreIT {
     }
 
     /**
+     * The slowest-paths recipe of docs/sql.md, as written: each run's paths decoded on its shard, and
+     * only the columns the recipe reads travel (path, hash, self and total time: not the kinds, counts,
+     * bytes and peaks, nor the packs), for both shards.
+     */
+    @Test
+    void theSlowestPathsRecipeReadsOnlyItsColumnsDecodedOnTheShards() throws Exception {
+        String recipe = recipes().get("Slowest paths over the last N runs");
+        assertThat(recipe).contains("run_path_stats(r.run_key)");
+        CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) " + recipe, "--format", "csv");
+        assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+        assertThat(count(plan.out(), "Remote SQL: SELECT run_key, path_hash, path, self_time_ns, total_time_ns FROM "
+                + "shard_reads.decoded_path_stats WHERE ((run_key = ")).as(plan.out()).isEqualTo(2);
+        assertThat(count(plan.out(), "Remote SQL:")).as(plan.out()).isEqualTo(2);
+        assertThat(plan.out()).as(plan.out()).doesNotContain("path_packs", "run_strings");
+    }
+
+    /**
      * {@code history}: each shard finds the path in its own runs (one remote query per shard, at
      * once), instead of the coordinator fetching every run's path packs; and a coordinator laid out
      * without the shards' views (by an older tracegraph) has them made again by the next command.

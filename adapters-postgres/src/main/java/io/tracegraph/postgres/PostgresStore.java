@@ -23,6 +23,8 @@ import java.util.function.Consumer;
 public final class PostgresStore implements AutoCloseable {
     /** Where the shards of an embedded sharded store live, in the tracegraph home. */
     static final String SHARD_HOMES = "shards";
+    /** Connections a comparison reads runs on at once in a sharded store (each costs a backend per shard). */
+    static final int SHARDED_READERS = 2;
 
     private final EmbeddedPostgresServer.Lease lease;
     private final List<EmbeddedPostgresServer.Lease> shardLeases;
@@ -45,8 +47,12 @@ public final class PostgresStore implements AutoCloseable {
         this.runStore = new JdbiRunStore(database.jdbi(), shards);
         this.catalog = new JdbiRunCatalog(database.jdbi());
         this.graphs = new JdbiStoredGraphs(database.jdbi());
-        // One reader of facts for the store's life: it keeps the path texts its last call read.
-        this.comparisonFacts = new JdbiComparisonFacts(database.jdbi());
+        // One reader of facts for the store's life: it keeps the path texts its last call read. On a
+        // sharded store each reader's connection is a coordinator backend that opens a postgres_fdw
+        // connection of its own to every shard it reads (a backend, a login and remote estimates
+        // each): two readers, not four (docs/scaling.md, round 5).
+        this.comparisonFacts = shards == null ? new JdbiComparisonFacts(database.jdbi())
+                : new JdbiComparisonFacts(database.jdbi(), SHARDED_READERS);
         this.pathHistory = new JdbiPathHistory(database.jdbi(), shards != null);
     }
 
