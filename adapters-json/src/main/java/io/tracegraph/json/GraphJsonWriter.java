@@ -254,16 +254,20 @@ public final class GraphJsonWriter {
     public static void gradients(JsonGenerator g, List<GradientRecord> gradients) throws IOException {
         g.writeStartArray();
         for (GradientRecord r : gradients) {
-            g.writeStartObject();
-            g.writeStringField("root", r.root());
-            g.writeStringField("key", r.key());
-            g.writeStringField("state", wire(r.state()));
-            if (r.norm() != null) {
-                g.writeNumberField("norm", r.norm());
-            }
-            g.writeEndObject();
+            gradient(g, r);
         }
         g.writeEndArray();
+    }
+
+    public static void gradient(JsonGenerator g, GradientRecord r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("root", r.root());
+        g.writeStringField("key", r.key());
+        g.writeStringField("state", wire(r.state()));
+        if (r.norm() != null) {
+            g.writeNumberField("norm", r.norm());
+        }
+        g.writeEndObject();
     }
 
     public static void summary(JsonGenerator g, GraphSummary summary) throws IOException {

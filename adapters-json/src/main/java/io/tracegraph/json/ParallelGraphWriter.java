@@ -99,7 +99,7 @@ final class ParallelGraphWriter {
         field(1, "tensors", false);
         array(1, graph.tensors(), PlainElementWriter::tensor, GraphJsonWriter::tensor);
         field(1, "gradients", false);
-        value(1, g -> GraphJsonWriter.gradients(g, graph.gradients()));
+        array(1, graph.gradients(), PlainElementWriter::gradient, GraphJsonWriter::gradient);
         field(1, "summary", false);
         boolean device = GraphJsonWriter.hasDeviceSummary(graph);
         value(1, g -> GraphJsonWriter.summary(g, graph.summary(), device));

@@ -3,6 +3,7 @@ package io.tracegraph.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tracegraph.domain.graph.ExecutionGraph;
+import io.tracegraph.domain.graph.GradientRecord;
 import io.tracegraph.domain.graph.GraphBuilder;
 import io.tracegraph.domain.graph.GraphOutcome;
 import io.tracegraph.domain.graph.TensorRecord;
@@ -11,6 +12,7 @@ import io.tracegraph.domain.memory.LiveAllocation;
 import io.tracegraph.domain.memory.MemoryProfile;
 import io.tracegraph.domain.memory.MemoryTimeline;
 import io.tracegraph.domain.memory.TimelinePoint;
+import io.tracegraph.domain.trace.GradientState;
 import io.tracegraph.domain.trace.MemoryCategory;
 import io.tracegraph.domain.trace.Shape;
 import java.io.ByteArrayInputStream;
@@ -99,6 +101,35 @@ class ParallelGraphWriterTest {
         assertThat(bytes).isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8));
         assertThat(bytes).contains("\"s\\\"q\"", "\"t\\\\b\"", "\"lab\u00e9l\"", "\"t\\n1\"", "\"st\\u00012\"",
                 "\"storage_id\": \"st-4\"", "\"label\": \"label\"");
+    }
+
+    @Test
+    void writesGradientsAsJacksonDoes() throws IOException {
+        ExecutionGraph built = graph("train_tiny.jsonl", resource("train_tiny.jsonl"));
+        // Norms Jackson spells in every form (exponents, negative zero, the extremes), a norm it
+        // quotes (not finite), none, and strings the plain writer declines, between plain ones.
+        List<GradientRecord> gradients = new ArrayList<>();
+        double[] norms = {1.778568, 0.0, -0.0, 1e-7, 1.0e21, 123456789.125, Double.MIN_VALUE, Double.MAX_VALUE,
+            0.1 + 0.2, -3.5, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (double norm : norms) {
+            gradients.add(new GradientRecord("vb", "w." + gradients.size(), GradientState.PRESENT, norm));
+        }
+        gradients.add(new GradientRecord("vb", "none", GradientState.MISSING, null));
+        gradients.add(new GradientRecord("v\"b", "k", GradientState.PRESENT, 2.5));
+        gradients.add(new GradientRecord("vb", "k\u00e9", GradientState.PRESENT, null));
+        gradients.add(new GradientRecord("vb", "last", GradientState.PRESENT, 4.0));
+        for (List<GradientRecord> list : List.of(gradients, List.<GradientRecord>of())) {
+            ExecutionGraph graph = new ExecutionGraph(built.schema(), built.spans(), built.edges(), built.tensors(),
+                    list, built.summary(), built.memory(), built.capture(), built.tensorStats());
+
+            String bytes = new String(parallel(graph, 3), StandardCharsets.UTF_8);
+
+            assertThat(bytes).isEqualTo(new String(sequential(graph), StandardCharsets.UTF_8));
+            if (!list.isEmpty()) {
+                assertThat(bytes).contains("\"norm\": 1.778568", "\"norm\": 1.0E21", "\"norm\": -0.0",
+                        "\"norm\": \"NaN\"", "\"v\\\"b\"", "\"k\u00e9\"", "\"key\": \"none\"");
+            }
+        }
     }
 
     @Test
