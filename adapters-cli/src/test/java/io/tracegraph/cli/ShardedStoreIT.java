@@ -255,10 +255,58 @@ class ShardedStoreIT {
         assertThat(recipe).contains("run_path_stats(r.run_key)");
         CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) " + recipe, "--format", "csv");
         assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
-        assertThat(count(plan.out(), "Remote SQL: SELECT run_key, path_hash, path, self_time_ns, total_time_ns FROM "
+        assertThat(count(plan.out(), "Remote SQL: SELECT path_hash, path, self_time_ns, total_time_ns FROM "
                 + "shard_reads.decoded_path_stats WHERE ((run_key = ")).as(plan.out()).isEqualTo(2);
         assertThat(count(plan.out(), "Remote SQL:")).as(plan.out()).isEqualTo(2);
         assertThat(plan.out()).as(plan.out()).doesNotContain("path_packs", "run_strings");
+    }
+
+    /**
+     * The slowest-paths recipe asks the shards for the runs it picks alone, one remote query per run
+     * by its key (not every catalogued run's rows, joined with the picked ones on the coordinator),
+     * and the coordinator hashes the rows into groups: planned for the rows of that many runs (as a
+     * join of every run's rows the planner expected 1/200 of them and sorted half a million rows on
+     * disk at 10 runs of 100,000 nodes, docs/scaling.md); a store laid out before is laid out again.
+     */
+    @Test
+    void theSlowestPathsRecipeAsksForTheRunsItPicksAloneAndHashesTheirRows() throws Exception {
+        String recipe = recipes().get("Slowest paths over the last N runs").replace("'tinygpt::train'",
+                "'tinygpt::train::update'");
+        assertThat(recipe).contains("LIMIT 10");
+        // As an older tracegraph laid it out (joined with every run's rows): the next command lays it out again.
+        execute(sharded.coordinator(), "CREATE OR REPLACE FUNCTION sharded.run_path_stats(p_run_key bigint) RETURNS "
+                + "SETOF public.run_paths LANGUAGE sql STABLE AS $$ SELECT * FROM sharded.run_path_stats_on_shards p "
+                + "WHERE p.run_key = p_run_key $$");
+        CliRun plan = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (VERBOSE, COSTS OFF) " + recipe, "--format", "csv");
+        assertThat(plan.status()).as(plan.err()).isEqualTo(ExitCode.OK);
+        assertThat(count(plan.out(), "FROM shard_reads.decoded_path_stats WHERE ((run_key = $1::bigint))"))
+                .as(plan.out()).isEqualTo(2);
+        assertThat(plan.out()).as(plan.out()).contains("Nested Loop", "HashAggregate")
+                .doesNotContain("GroupAggregate", "Hash Join", "Merge Join");
+        // Over 3 of the 20 runs: the shards send the paths of those 3, no more.
+        String three = recipe.replace("LIMIT 10", "LIMIT 3");
+        CliRun analyzed = CliRun.with(shardedEnv, dir, "sql", "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) "
+                + three, "--format", "csv");
+        assertThat(analyzed.status()).as(analyzed.err()).isEqualTo(ExitCode.OK);
+        long sent = 0;
+        long loops = 0;
+        Matcher scan = Pattern.compile("Foreign Scan on [^(]*\\(actual rows=(\\d+) loops=(\\d+)\\)")
+                .matcher(analyzed.out());
+        while (scan.find()) {
+            // rows is the mean per loop, rounded.
+            sent += Long.parseLong(scan.group(1)) * Long.parseLong(scan.group(2));
+            loops += Long.parseLong(scan.group(2));
+        }
+        assertThat(loops).as(analyzed.out()).isEqualTo(3);
+        String picked = "SELECT count(*) AS paths FROM (SELECT run_key FROM runs WHERE entrypoint = "
+                + "'tinygpt::train::update' ORDER BY captured_at DESC NULLS LAST, imported_at DESC, run_key DESC "
+                + "LIMIT 3) r CROSS JOIN LATERAL run_path_stats(r.run_key) p";
+        long paths = JSON.readTree(CliRun.with(singleEnv, dir, "sql", picked, "--format", "json").out())
+                .findValue("paths").asLong();
+        long all = JSON.readTree(CliRun.with(singleEnv, dir, "sql", "SELECT count(*) AS paths FROM run_paths",
+                "--format", "json").out()).findValue("paths").asLong();
+        assertThat(all).isGreaterThan(paths + loops);
+        assertThat(sent).as(analyzed.out()).isBetween(paths - loops, paths + loops);
     }
 
     /**

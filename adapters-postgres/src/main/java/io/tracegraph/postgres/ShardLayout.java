@@ -85,6 +85,21 @@ final class ShardLayout {
                     + RUN_PATH_STATS_BODY + ") s(run_key, path_hash, path, kind, count, self_time_ns, "
                     + "total_time_ns, bytes, peak_bytes)"));
 
+    /**
+     * The body of the coordinator's {@code sharded.run_path_stats(p_run_key)}: the run's decoded paths
+     * read from its shard. {@code OFFSET 0} keeps the inlined call a subquery of its own, parameterized
+     * by the caller's run key (a nested loop: one remote query per run, its shard alone), instead of
+     * a join of the caller's runs with every catalogued run's rows. In that join the planner knows
+     * neither how many paths a run has (a shard estimates an {@code unnest} of a stored array at 10
+     * rows) nor how many runs a shard holds (no statistics on foreign tables: 1/200 per run), so the
+     * slowest-paths recipe over 10 runs of ~49,000 paths was planned for 1,010 rows and sorted its
+     * 490,490 on disk before grouping them; each shard also decoded all its runs, not only the ones
+     * asked for. Parameterized, the estimate is runs x a shard's estimate for one run (the rows of
+     * its runs are not joined again), so the planner hashes, as on one server (docs/scaling.md).
+     */
+    static final String RUN_PATH_STATS_ON_SHARDS = "SELECT * FROM " + SHARDED + ".run_path_stats_on_shards p "
+            + "WHERE p.run_key = p_run_key OFFSET 0";
+
     private ShardLayout() {
     }
 
@@ -241,8 +256,9 @@ final class ShardLayout {
 
     /**
      * Whether the derived relations are there, in this version's form (a coordinator laid out by an
-     * older tracegraph lacks the partitioned {@link #SHARD_READS} views: its shards are prepared and
-     * the relations derived again).
+     * older tracegraph lacks the partitioned {@link #SHARD_READS} views, or has a {@code
+     * run_path_stats()} of another body than {@link #RUN_PATH_STATS_ON_SHARDS}: its shards are
+     * prepared and the relations derived again).
      */
     static boolean derived(Connection c) throws SQLException {
         StringBuilder query = new StringBuilder("SELECT to_regnamespace('" + SHARDED + "') IS NOT NULL AND "
@@ -250,6 +266,10 @@ final class ShardLayout {
         for (ShardRead read : SHARD_READ_VIEWS) {
             query.append(" AND to_regclass(").append(literal(PARTS + "." + quote(read.name()))).append(") IS NOT NULL");
         }
+        // run_path_stats() in this version's form (before, without OFFSET 0: joined with every run).
+        query.append(" AND coalesce((SELECT btrim(p.prosrc) = ").append(literal(RUN_PATH_STATS_ON_SHARDS))
+                .append(" FROM pg_proc p WHERE p.oid = to_regprocedure(")
+                .append(literal(SHARDED + ".run_path_stats(bigint)")).append(")), false)");
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query.toString())) {
             rs.next();
             return rs.getBoolean(1);
@@ -315,7 +335,8 @@ final class ShardLayout {
         // run_path_stats() of a catalogued run read from its shard, where the run's packs are decoded
         // (public's decodes them on the coordinator, after postgres_fdw sent it the whole packs as
         // text). An SQL function the planner inlines: a call with another query's run key becomes one
-        // remote query with that key as a parameter, sent to the run's shard alone.
+        // remote query with that key as a parameter, sent to the run's shard alone (see
+        // RUN_PATH_STATS_ON_SHARDS: one per run, always).
         // Through a view of the catalogued runs' rows: a view reads the shards with its owner's user
         // mapping, so that the read-only role of `tracegraph sql` can call the function too.
         exec(c, "CREATE VIEW " + SHARDED + ".run_path_stats_on_shards AS SELECT * FROM " + PARTS + ".decoded_path_stats "
@@ -323,8 +344,7 @@ final class ShardLayout {
         exec(c, "COMMENT ON VIEW " + SHARDED + ".run_path_stats_on_shards IS 'tracegraph: what run_path_stats() "
                 + "returns, decoded on the shards (derived; read by run key)'");
         exec(c, "CREATE FUNCTION " + SHARDED + ".run_path_stats(p_run_key bigint) RETURNS SETOF public.run_paths "
-                + "LANGUAGE sql STABLE AS $$ SELECT * FROM " + SHARDED + ".run_path_stats_on_shards p "
-                + "WHERE p.run_key = p_run_key $$");
+                + "LANGUAGE sql STABLE AS $$ " + RUN_PATH_STATS_ON_SHARDS + " $$");
         exec(c, "COMMENT ON FUNCTION " + SHARDED + ".run_path_stats(bigint) IS 'tracegraph: public.run_path_stats() "
                 + "decoded on the run''s shard (derived)'");
         // The views that read the catalogue, made again over the sharded relations, in dependency order.
