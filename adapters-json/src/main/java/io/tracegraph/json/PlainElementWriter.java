@@ -288,30 +288,16 @@ final class PlainElementWriter {
         if (!plain(p.device(), DEVICE_ROLE)) {
             return false;
         }
-        ensure(ROOM + member(level) + 7 * member(level + 1) + CATEGORIES.length * member(level + 2) + p.device().length());
-        int in = level + 1;
-        raw('{');
-        numberField(TIMESTAMP_NS.at(in, true), p.timestampNs());
-        stringField(DEVICE.at(in, false), p.device());
-        numberField(LIVE_BYTES.at(in, false), p.liveBytes());
-        numberField(HEAP_BYTES.at(in, false), p.heapBytes());
-        numberField(FREE_BYTES.at(in, false), p.freeBytes());
-        bytes(BY_CATEGORY.at(in, false));
+        pointHead(p.timestampNs(), p.device(), p.liveBytes(), p.heapBytes(), p.freeBytes(), level);
         CategoryBytes categories = p.byCategory();
         boolean first = true;
-        raw('{');
         for (MemoryCategory category : MemoryCategory.ordered()) {
             if (categories.has(category)) {
                 numberField(CATEGORIES[category.ordinal()].at(level + 2, first), categories.get(category));
                 first = false;
             }
         }
-        if (!first) {
-            newline(in);
-        }
-        raw('}');
-        newline(level);
-        raw('}');
+        pointTail(first, level);
         return true;
     }
 
@@ -324,18 +310,9 @@ final class PlainElementWriter {
         if (!plain(device, DEVICE_ROLE)) {
             return false;
         }
-        ensure(ROOM + member(level) + 7 * member(level + 1) + CATEGORIES.length * member(level + 2) + device.length());
-        int in = level + 1;
         long live = timeline.liveBytes(index);
-        raw('{');
-        numberField(TIMESTAMP_NS.at(in, true), timeline.timestampNs(index));
-        stringField(DEVICE.at(in, false), device);
-        numberField(LIVE_BYTES.at(in, false), live);
-        numberField(HEAP_BYTES.at(in, false), live);
-        numberField(FREE_BYTES.at(in, false), timeline.freeBytes(index));
-        bytes(BY_CATEGORY.at(in, false));
+        pointHead(timeline.timestampNs(index), device, live, live, timeline.freeBytes(index), level);
         boolean first = true;
-        raw('{');
         for (MemoryCategory category : MemoryCategory.ordered()) {
             long bytes = timeline.categoryBytes(index, category);
             if (bytes >= 0) {
@@ -343,13 +320,32 @@ final class PlainElementWriter {
                 first = false;
             }
         }
-        if (!first) {
-            newline(in);
+        pointTail(first, level);
+        return true;
+    }
+
+    /** A timeline point up to its {@code by_category} object's opening brace, room made for all of it. */
+    private void pointHead(long timestampNs, String device, long live, long heap, long free, int level) {
+        ensure(ROOM + member(level) + 7 * member(level + 1) + CATEGORIES.length * member(level + 2) + device.length());
+        int in = level + 1;
+        raw('{');
+        numberField(TIMESTAMP_NS.at(in, true), timestampNs);
+        stringField(DEVICE.at(in, false), device);
+        numberField(LIVE_BYTES.at(in, false), live);
+        numberField(HEAP_BYTES.at(in, false), heap);
+        numberField(FREE_BYTES.at(in, false), free);
+        bytes(BY_CATEGORY.at(in, false));
+        raw('{');
+    }
+
+    /** Closes a timeline point's {@code by_category} object ({@code empty}: no category written) and the point. */
+    private void pointTail(boolean empty, int level) {
+        if (!empty) {
+            newline(level + 1);
         }
         raw('}');
         newline(level);
         raw('}');
-        return true;
     }
 
     /** An allocation of the peak breakdown, as {@code GraphJsonWriter.allocation} writes it. */
