@@ -641,6 +641,7 @@ public final class JacksonTraceReader implements TraceReader {
             throw new RecordDecoder.DecodeException(null, "expected a JSON object, found "
                     + describeStart(buf, offset, length));
         }
+        decoder.lineWithoutEscapes(withoutEscapes(buf, offset, length));
         try (JsonParser p = FACTORY.createParser(buf, offset, length)) {
             p.nextToken();
             String first = p.nextFieldName();
@@ -664,7 +665,20 @@ public final class JacksonTraceReader implements TraceReader {
             throw new RecordDecoder.DecodeException(null, "invalid JSON: " + RecordDecoder.jacksonMessage(e) + column);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            decoder.lineWithoutEscapes(false);
         }
+    }
+
+    /** Whether {@code buf[offset, offset + length)} holds neither a backslash nor a 0xED byte. */
+    private static boolean withoutEscapes(byte[] buf, int offset, int length) {
+        for (int i = offset, end = offset + length; i < end; i++) {
+            byte b = buf[i];
+            if (b == '\\' || b == (byte) 0xED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String kindValue(JsonParser p) throws IOException {

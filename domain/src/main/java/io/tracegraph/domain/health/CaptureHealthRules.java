@@ -99,30 +99,10 @@ final class CaptureHealthRules {
         }
         List<String> opsUnknown = new ArrayList<>(0);
         List<OpEvent> opsOutside = new ArrayList<>(0);
-        for (OpEvent op : doc.ops()) {
-            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
-            SpanRecord span = byId.get(op.spanId());
-            if (span == null) {
-                opsUnknown.add(op.spanId());
-            } else if (span.closed()) {
-                long spanEnd = Saturating.add(span.startNs(), span.durationNs());
-                if (op.timestampNs() < span.startNs() || Saturating.add(op.timestampNs(), op.durationNs()) > spanEnd) {
-                    opsOutside.add(op);
-                }
-            }
-        }
+        latest = Math.max(latest, scanOps(opsUnknown, opsOutside));
         List<String> memoryUnknown = new ArrayList<>(0);
         List<MemoryEvent> memoryOutside = new ArrayList<>(0);
-        for (MemoryEvent event : doc.memory()) {
-            latest = Math.max(latest, event.timestampNs());
-            SpanRecord span = byId.get(event.spanId());
-            if (span == null) {
-                memoryUnknown.add(event.spanId());
-            } else if (revision >= 10 && span.closed() && (event.timestampNs() < span.startNs()
-                    || event.timestampNs() > Saturating.add(span.startNs(), span.durationNs()))) {
-                memoryOutside.add(event);
-            }
-        }
+        latest = Math.max(latest, scanMemory(memoryUnknown, memoryOutside));
         for (DeviceMemoryEvent sample : doc.deviceMemory()) {
             latest = Math.max(latest, sample.timestampNs());
         }
@@ -152,33 +132,7 @@ final class CaptureHealthRules {
         if (measured != 1 && !failed) {
             error("measurement_count", "expected exactly one measured region, found " + measured);
         }
-        HealthAnalyzer.CycleFinder cycles = new HealthAnalyzer.CycleFinder(byId);
-        for (SpanRecord span : spans) {
-            if (!span.closed()) {
-                if (failed) {
-                    warning("open_span", "span `" + span.id() + "` was interrupted");
-                } else {
-                    error("open_span", "span `" + span.id() + "` was not closed");
-                }
-            }
-            if (span.parentId() != null) {
-                SpanRecord parent = byId.get(span.parentId());
-                if (parent == null) {
-                    error("unknown_parent",
-                            "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
-                } else if (span.closed() && parent.closed()) {
-                    long childEnd = Saturating.add(span.startNs(), span.durationNs());
-                    long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
-                    if (span.startNs() < parent.startNs() || childEnd > parentEnd) {
-                        error("child_outside_parent", "span `" + span.id() + "` lies outside parent `"
-                                + span.parentId() + "`");
-                    }
-                }
-            }
-            if (cycles.fromId(span.id())) {
-                error("span_cycle", "span `" + span.id() + "` participates in a parent cycle");
-            }
-        }
+        checkSpans(spans);
         opsUnknown.forEach(id -> unknownSpan("operation", id));
         for (TensorEvent tensor : doc.tensors()) {
             if (!byId.containsKey(tensor.spanId())) {
@@ -193,16 +147,7 @@ final class CaptureHealthRules {
             }
         }
         memoryUnknown.forEach(id -> unknownSpan("memory", id));
-        for (DeviceInterval interval : doc.deviceIntervals()) {
-            if (!byId.containsKey(interval.spanId())) {
-                unknownSpan("device interval", interval.spanId());
-            }
-        }
-        for (DeviceInterval interval : doc.deviceIntervals()) {
-            if (interval.durationNs() == 0) {
-                error("empty_device_interval", "device interval for `" + interval.spanId() + "` has zero duration");
-            }
-        }
+        checkIntervals();
         for (OpEvent op : opsOutside) {
             error("operation_outside_span", "operation `" + op.opName() + "` lies outside span `" + op.spanId() + "`");
         }
@@ -246,6 +191,90 @@ final class CaptureHealthRules {
                 backward, optimizer, doc.deviceIntervals().size(), callEdges, dataEdges, doc.tensorStats().size());
         boolean valid = issues.stream().noneMatch(HealthIssue::isError);
         return new TraceHealth(valid && !failed, issues, coverage, outcome);
+    }
+
+    // The passes over the big record lists are methods of their own, not loops of run(): each
+    // loop of one long method that gets hot is compiled on its own (on-stack replacement), and
+    // every such compilation compiles the whole method again — run() was compiled four times by
+    // C1 (71 kB of code each) and twice by C2 on a 1M-op trace, the JIT's CPU beside the checks'.
+
+    /** The ops' latest end; ops of unknown spans and ops outside their span collected in order. */
+    private long scanOps(List<String> opsUnknown, List<OpEvent> opsOutside) {
+        long latest = 0;
+        for (OpEvent op : doc.ops()) {
+            latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
+            SpanRecord span = byId.get(op.spanId());
+            if (span == null) {
+                opsUnknown.add(op.spanId());
+            } else if (span.closed()) {
+                long spanEnd = Saturating.add(span.startNs(), span.durationNs());
+                if (op.timestampNs() < span.startNs() || Saturating.add(op.timestampNs(), op.durationNs()) > spanEnd) {
+                    opsOutside.add(op);
+                }
+            }
+        }
+        return latest;
+    }
+
+    /** The memory records' latest time; records of unknown spans and (trace/10) outside their span collected. */
+    private long scanMemory(List<String> memoryUnknown, List<MemoryEvent> memoryOutside) {
+        long latest = 0;
+        for (MemoryEvent event : doc.memory()) {
+            latest = Math.max(latest, event.timestampNs());
+            SpanRecord span = byId.get(event.spanId());
+            if (span == null) {
+                memoryUnknown.add(event.spanId());
+            } else if (revision >= 10 && span.closed() && (event.timestampNs() < span.startNs()
+                    || event.timestampNs() > Saturating.add(span.startNs(), span.durationNs()))) {
+                memoryOutside.add(event);
+            }
+        }
+        return latest;
+    }
+
+    /** Open spans, unknown parents, children outside their parent and parent cycles, span by span. */
+    private void checkSpans(List<SpanRecord> spans) {
+        HealthAnalyzer.CycleFinder cycles = new HealthAnalyzer.CycleFinder(byId);
+        for (SpanRecord span : spans) {
+            if (!span.closed()) {
+                if (failed) {
+                    warning("open_span", "span `" + span.id() + "` was interrupted");
+                } else {
+                    error("open_span", "span `" + span.id() + "` was not closed");
+                }
+            }
+            if (span.parentId() != null) {
+                SpanRecord parent = byId.get(span.parentId());
+                if (parent == null) {
+                    error("unknown_parent",
+                            "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
+                } else if (span.closed() && parent.closed()) {
+                    long childEnd = Saturating.add(span.startNs(), span.durationNs());
+                    long parentEnd = Saturating.add(parent.startNs(), parent.durationNs());
+                    if (span.startNs() < parent.startNs() || childEnd > parentEnd) {
+                        error("child_outside_parent", "span `" + span.id() + "` lies outside parent `"
+                                + span.parentId() + "`");
+                    }
+                }
+            }
+            if (cycles.fromId(span.id())) {
+                error("span_cycle", "span `" + span.id() + "` participates in a parent cycle");
+            }
+        }
+    }
+
+    /** Device intervals of unknown spans, then empty ones. */
+    private void checkIntervals() {
+        for (DeviceInterval interval : doc.deviceIntervals()) {
+            if (!byId.containsKey(interval.spanId())) {
+                unknownSpan("device interval", interval.spanId());
+            }
+        }
+        for (DeviceInterval interval : doc.deviceIntervals()) {
+            if (interval.durationNs() == 0) {
+                error("empty_device_interval", "device interval for `" + interval.spanId() + "` has zero duration");
+            }
+        }
     }
 
     private void unknownSpan(String kind, String spanId) {

@@ -70,7 +70,11 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         if (!manifestSha256.equals(manifestSha256Of(expected))) {
             return Optional.of("gradient manifest SHA-256 does not match its ordered parameter manifest");
         }
-        Set<List<String>> keys = new HashSet<>(expected.size() * 2);
+        // The (root, key) pairs seen, as keys per root: a manifest has few roots, and a pair list
+        // per parameter (100k and more) was an allocation and two string hashes combined each.
+        Map<String, Set<String>> keysByRoot = new java.util.HashMap<>();
+        String lastRoot = null;
+        Set<String> rootKeys = null;
         Map<String, Integer> members = new java.util.HashMap<>();
         // Members counted per run of one family (a manifest lists a family's parameters together).
         String runFamily = null;
@@ -80,7 +84,11 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
                     || RustText.isBlank(parameter.family())) {
                 return Optional.of("gradient manifest root, key, and family must not be empty");
             }
-            if (!keys.add(List.of(parameter.root(), parameter.key()))) {
+            if (!parameter.root().equals(lastRoot)) {
+                lastRoot = parameter.root();
+                rootKeys = keysByRoot.computeIfAbsent(lastRoot, root -> new HashSet<>());
+            }
+            if (!rootKeys.add(parameter.key())) {
                 return Optional.of("gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
                         + RustText.debugQuote(parameter.key()) + ") more than once");
             }
