@@ -23,6 +23,8 @@ final class EventTable {
 
     // Complete events.
     int size;
+    /** How often the complete-event columns grew (each growth copies all of them). */
+    int completeGrowths;
     int[] lane;
     long[] start;
     long[] dur;
@@ -128,6 +130,7 @@ final class EventTable {
     }
 
     private void growComplete(int n) {
+        completeGrowths++;
         lane = Arrays.copyOf(lane, n);
         start = Arrays.copyOf(start, n);
         dur = Arrays.copyOf(dur, n);

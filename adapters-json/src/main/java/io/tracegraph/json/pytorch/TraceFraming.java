@@ -115,9 +115,12 @@ final class TraceFraming {
 
     private EventTable run() throws IOException {
         EventTable table = new EventTable();
-        // A file says how many bytes are left; a gzip stream says 1 (taken as unknown).
+        // A file says how many bytes are left; a gzip stream says 1 (taken as unknown). Asked again
+        // after the first block: a stream that starts with bytes already read (input discovery
+        // gives the sniffed head back in front of the file) tells only those at first.
         int available = in.available();
         expectedBytes = available >= BLOCK ? available : 0;
+        boolean firstBlock = true;
         ExecutorService pool = null;
         ArrayDeque<Future<EventTable>> inFlight = new ArrayDeque<>();
         ArrayDeque<byte[]> inFlightBuffers = new ArrayDeque<>();
@@ -135,6 +138,13 @@ final class TraceFraming {
                     filled += read;
                 }
                 eof = filled < buf.length;
+                if (firstBlock) {
+                    firstBlock = false;
+                    int more = eof ? 0 : availableOrNone();
+                    if (expectedBytes == 0 && more >= BLOCK) {
+                        expectedBytes = (long) filled + more;
+                    }
+                }
                 try {
                     scan(buf, carry, filled);
                 } catch (MalformedTraceException e) {
@@ -206,6 +216,15 @@ final class TraceFraming {
                     (double) expectedBytes / appendedBytes * 1.05);
         }
         table.append(part);
+    }
+
+    /** What the stream says it holds still, 0 when it cannot say (its failure is met by the next read). */
+    private int availableOrNone() {
+        try {
+            return in.available();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** Keeps a parsed block's buffer for reuse (buffers of the usual size only, a few of them). */
