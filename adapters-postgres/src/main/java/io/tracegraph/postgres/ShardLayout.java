@@ -59,6 +59,29 @@ final class ShardLayout {
     /** In a definition below: run_path_stats()'s body, its argument the run key of {@code run_packs}. */
     private static final String RUN_PATH_STATS_BODY = "{run_path_stats(run_packs.run_key)}";
 
+    /** What run_path_stats() returns, as columns. */
+    private static final String DECODED_COLUMNS = "run_key bigint, path_hash bigint, path text COLLATE \"C\", "
+            + "kind text, count bigint, self_time_ns bigint, total_time_ns bigint, bytes bigint, peak_bytes bigint";
+
+    /**
+     * The second half of each run's decoded paths (the shard's view {@code decoded_path_stats} holds the
+     * first), on the coordinator a partition of {@code shard_parts.decoded_path_stats} read through a
+     * second foreign server per shard ({@link #tailServer}): postgres_fdw has one connection per
+     * server, and one remote query at a time on it, so two servers let both halves of a run be
+     * decoded on its shard while the coordinator takes in the rows of the other (Async Foreign Scans).
+     */
+    static final String DECODED_TAIL = "decoded_path_stats_tail";
+
+    /** A pack's column headers, read once per pack (as in run_path_stats()'s body). */
+    private static final String PACK_HEADERS = "SELECT packed_column(k.kinds) AS ck, packed_column(k.counts) AS cc, "
+            + "packed_column(k.self_times_ns) AS cs, packed_column(k.total_times_ns) AS ct, "
+            + "packed_column(k.bytes) AS cb, packed_column(k.peak_bytes) AS cp OFFSET 0";
+
+    /** The value at {@code d.i} of the pack column whose header is {@code d.COLUMN}. */
+    private static String packedAt(String column) {
+        return "packed_at((d." + column + ").data, (d." + column + ").w, (d." + column + ").base, d.i)";
+    }
+
     private static final List<ShardRead> SHARD_READ_VIEWS = List.of(
             // One path's figures in each run (what `history` reads): the path found by hash on the
             // shard, run_path_figures() called there for the runs that have it; one row per run.
@@ -75,15 +98,61 @@ final class ShardLayout {
                     + "CROSS JOIN LATERAL unnest(k.texts) WITH ORDINALITY x(t, o)"),
             // A run's paths decoded where its packs are (what run_path_stats() returns, the docs/sql.md
             // recipes' per-run call): the coordinator's run_path_stats() reads this by run key.
-            new ShardRead("decoded_path_stats", "run_key bigint, path_hash bigint, path text COLLATE \"C\", kind text, "
-                    + "count bigint, self_time_ns bigint, total_time_ns bigint, bytes bigint, peak_bytes bigint",
-                    // The function's body itself, for each pack (see prepareShard): a call of the function
-                    // would not be inlined there. The run key taken from path_packs: a condition on it picks
-                    // the pack before any is decoded.
-                    "SELECT run_packs.run_key, s.path_hash, s.path, s.kind, s.count, s.self_time_ns, s.total_time_ns, "
-                    + "s.bytes, s.peak_bytes FROM public.path_packs run_packs CROSS JOIN LATERAL ("
-                    + RUN_PATH_STATS_BODY + ") s(run_key, path_hash, path, kind, count, self_time_ns, "
-                    + "total_time_ns, bytes, peak_bytes)"));
+            new ShardRead("decoded_path_stats", DECODED_COLUMNS + ", part integer",
+                    // A pack stored directly (every pack tracegraph writes today), its first half: see
+                    // streamedPaths. The run key taken from path_packs: a condition on it picks the pack
+                    // before any is decoded.
+                    streamedPaths(false)
+                    // Any other pack: the function's body itself (see prepareShard: a call of the function
+                    // would not be inlined there), whose first branch gives no row for it.
+                    + " UNION ALL SELECT run_packs.run_key, s.path_hash, s.path, s.kind, s.count, s.self_time_ns, "
+                    + "s.total_time_ns, s.bytes, s.peak_bytes, 0 FROM public.path_packs run_packs "
+                    + "CROSS JOIN LATERAL (" + PACK_HEADERS.replace("k.", "run_packs.") + ") h "
+                    + "CROSS JOIN LATERAL (" + RUN_PATH_STATS_BODY + ") s(run_key, path_hash, path, kind, count, "
+                    + "self_time_ns, total_time_ns, bytes, peak_bytes) "
+                    + "WHERE NOT path_pack_direct(h.ck, h.cc, h.cs, h.ct, h.cb, h.cp)"),
+            // ... and its second half, read by the coordinator on a connection of its own (TAIL).
+            new ShardRead(DECODED_TAIL, DECODED_COLUMNS + ", part integer", streamedPaths(true)));
+
+    /**
+     * The first or the second half ({@code tail}) of the paths of a pack stored directly, decoded as
+     * run_path_stats()'s body decodes them (its first branch: the same expressions, in the same order),
+     * with the arrays unnested in the select list: the rows stream out to the cursor of postgres_fdw (a
+     * ProjectSet) instead of being gathered first in the tuplestore of a function scan, as the body's
+     * {@code unnest(hashes, texts) WITH ORDINALITY} in FROM does (at ~49,000 paths a run's rows do not
+     * fit in the 4 MB of work_mem of a postgres_fdw session: they went to a temporary file on the
+     * shard, docs/scaling.md, round 6). A pack's hashes and texts are written from one list of paths
+     * ({@code RunPacks}), so they have the same length, and the second half's slices are open-ended.
+     * Each half's slices are taken once ({@code OFFSET 0}), so that the texts array, compressed in
+     * its pack, is decompressed once per half and not for each expression that names it.
+     */
+    private static String streamedPaths(boolean tail) {
+        String lo = tail ? "m.n / 2" : "0";
+        String hi = tail ? "m.n" : "m.n / 2";
+        String slice = tail ? "[m.n / 2 + 1:]" : "[1:m.n / 2]";
+        return "SELECT d.run_key, d.path_hash, d.path COLLATE \"C\" AS path, "
+                + "d.words[packed_at((d.ck).data, (d.ck).w, (d.ck).base, d.i) + 1] AS kind, "
+                + packedAt("cc") + " AS count, " + packedAt("cs") + " AS self_time_ns, "
+                + "CASE WHEN (d.ct).flags = 2 THEN " + packedAt("cs") + " + " + packedAt("ct") + " ELSE "
+                + packedAt("ct") + " END AS total_time_ns, " + packedAt("cb") + " AS bytes, "
+                + "CASE WHEN (d.cp).flags = 2 THEN " + packedAt("cb") + " + " + packedAt("cp") + " ELSE "
+                + packedAt("cp") + " END AS peak_bytes, " + (tail ? 1 : 0) + " AS part "
+                + "FROM (SELECT k.run_key, s.words, c.ck, c.cc, c.cs, c.ct, c.cb, c.cp, "
+                + "unnest(a.hashes) AS path_hash, unnest(a.texts) AS path, generate_series(" + lo + ", " + hi
+                + " - 1) AS i "
+                + "FROM public.path_packs k LEFT JOIN public.run_strings s ON s.run_key = k.run_key "
+                + "CROSS JOIN LATERAL (SELECT cardinality(k.hashes) AS n OFFSET 0) m "
+                + "CROSS JOIN LATERAL (SELECT k.hashes" + slice + " AS hashes, k.texts" + slice + " AS texts "
+                + "OFFSET 0) a "
+                + "CROSS JOIN LATERAL (" + PACK_HEADERS + ") c "
+                + "WHERE path_pack_direct(c.ck, c.cc, c.cs, c.ct, c.cb, c.cp)) d";
+    }
+
+    /**
+     * Marks the coordinator's {@code shard_parts.decoded_path_stats} made over the shards' views of this
+     * version (streamed, above); a coordinator without it has its shards prepared again ({@link #derived}).
+     */
+    private static final String DECODED_MARK = "tracegraph: run_path_stats() decoded on the shards, streamed, in two halves, sliced once (round 6)";
 
     /**
      * The body of the coordinator's {@code sharded.run_path_stats(p_run_key)}: the run's decoded paths
@@ -143,25 +212,49 @@ final class ShardLayout {
                 p.setInt(4, i);
                 p.executeUpdate();
             }
-            ShardAddress address = ShardAddress.of(shards.get(i));
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE SERVER " + server + " FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host "
-                        + literal(address.host()) + ", port " + literal(Integer.toString(address.port())) + ", dbname "
-                        + literal(address.database()) + ", async_capable 'true', fetch_size '10000', "
-                        + "use_remote_estimate 'true', application_name 'tracegraph-coordinator')");
-            }
-            setLogin(c, server, shards.get(i));
+            createServer(c, server, shards.get(i));
         }
+    }
+
+    /** The foreign server {@code server} for {@code shard}, and its user mapping for the current user. */
+    private static void createServer(Connection c, String server, DatabaseConfig shard) throws SQLException {
+        ShardAddress address = ShardAddress.of(shard);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE SERVER " + server + " FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host "
+                    + literal(address.host()) + ", port " + literal(Integer.toString(address.port())) + ", dbname "
+                    + literal(address.database()) + ", async_capable 'true', fetch_size '10000', "
+                    + "use_remote_estimate 'true', application_name 'tracegraph-coordinator')");
+        }
+        setLogin(c, server, shard);
+    }
+
+    /**
+     * The second foreign server of the shard {@code server} names, made by {@link #derive} (not listed
+     * in {@code sharding.shards}): the same shard, the same login, for the second half of each run's
+     * decoded paths ({@link #DECODED_TAIL}).
+     */
+    static String tailServer(String server) {
+        return server + "_tail";
     }
 
     /** Points the foreign server {@code server} at {@code shard} (its address and login may change). */
     static void update(Connection c, String server, DatabaseConfig shard) throws SQLException {
         ShardAddress address = ShardAddress.of(shard);
-        try (Statement s = c.createStatement()) {
-            s.execute("ALTER SERVER " + server + " OPTIONS (SET host " + literal(address.host()) + ", SET port "
-                    + literal(Integer.toString(address.port())) + ", SET dbname " + literal(address.database()) + ")");
+        boolean tail;
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT FROM pg_foreign_server WHERE srvname = "
+                        + literal(tailServer(server)) + ")")) {
+            rs.next();
+            tail = rs.getBoolean(1);
         }
-        setLogin(c, server, shard);
+        for (String name : tail ? List.of(server, tailServer(server)) : List.of(server)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER SERVER " + name + " OPTIONS (SET host " + literal(address.host()) + ", SET port "
+                        + literal(Integer.toString(address.port())) + ", SET dbname " + literal(address.database())
+                        + ")");
+            }
+            setLogin(c, name, shard);
+        }
     }
 
     private static void setLogin(Connection c, String server, DatabaseConfig shard) throws SQLException {
@@ -264,8 +357,14 @@ final class ShardLayout {
         StringBuilder query = new StringBuilder("SELECT to_regnamespace('" + SHARDED + "') IS NOT NULL AND "
                 + "to_regprocedure(" + literal(SHARDED + ".run_path_stats(bigint)") + ") IS NOT NULL");
         for (ShardRead read : SHARD_READ_VIEWS) {
+            if (read.name().equals(DECODED_TAIL)) {
+                continue;
+            }
             query.append(" AND to_regclass(").append(literal(PARTS + "." + quote(read.name()))).append(") IS NOT NULL");
         }
+        // The shards' decoded_path_stats in this version's form (streamed).
+        query.append(" AND coalesce(obj_description(to_regclass(").append(literal(PARTS + ".decoded_path_stats"))
+                .append("), 'pg_class') = ").append(literal(DECODED_MARK)).append(", false)");
         // run_path_stats() in this version's form (before, without OFFSET 0: joined with every run).
         query.append(" AND coalesce((SELECT btrim(p.prosrc) = ").append(literal(RUN_PATH_STATS_ON_SHARDS))
                 .append(" FROM pg_proc p WHERE p.oid = to_regprocedure(")
@@ -323,6 +422,9 @@ final class ShardLayout {
         }
         // The shards' own views (SHARD_READS), partitioned the same way; read by name in shard_parts.
         for (ShardRead read : SHARD_READ_VIEWS) {
+            if (read.name().equals("decoded_path_stats") || read.name().equals(DECODED_TAIL)) {
+                continue;
+            }
             exec(c, "CREATE TABLE " + PARTS + "." + quote(read.name()) + " (" + read.columns() + ") PARTITION BY HASH "
                     + "(run_key)");
             for (Shard shard : shards) {
@@ -332,6 +434,27 @@ final class ShardLayout {
                         + " OPTIONS (schema_name " + literal(SHARD_READS) + ", table_name " + literal(read.name()) + ")");
             }
         }
+        // A run's decoded paths: each shard's partition is itself partitioned by half (part 0 the
+        // shard's decoded_path_stats, read through its server; part 1 its DECODED_TAIL, through its
+        // tail server), so that a read of one run is an Append of two Async Foreign Scans, one per
+        // connection, both under way at once.
+        exec(c, "CREATE TABLE " + PARTS + ".decoded_path_stats (" + DECODED_COLUMNS + ", part integer) "
+                + "PARTITION BY HASH (run_key)");
+        for (Shard shard : shards) {
+            String tail = tailServer(shard.server());
+            exec(c, "DROP SERVER IF EXISTS " + tail + " CASCADE");
+            createServer(c, tail, shard.config());
+            String halves = PARTS + "." + quote("decoded_path_stats_" + shard.number());
+            exec(c, "CREATE TABLE " + halves + " PARTITION OF " + PARTS + ".decoded_path_stats FOR VALUES WITH (MODULUS "
+                    + shard.modulus() + ", REMAINDER " + shard.remainder() + ") PARTITION BY LIST (part)");
+            exec(c, "CREATE FOREIGN TABLE " + PARTS + "." + quote("decoded_path_stats_" + shard.number() + "_head")
+                    + " PARTITION OF " + halves + " FOR VALUES IN (0) SERVER " + shard.server() + " OPTIONS (schema_name "
+                    + literal(SHARD_READS) + ", table_name 'decoded_path_stats')");
+            exec(c, "CREATE FOREIGN TABLE " + PARTS + "." + quote("decoded_path_stats_" + shard.number() + "_tail")
+                    + " PARTITION OF " + halves + " FOR VALUES IN (1) SERVER " + tail + " OPTIONS (schema_name "
+                    + literal(SHARD_READS) + ", table_name " + literal(DECODED_TAIL) + ")");
+        }
+        exec(c, "COMMENT ON TABLE " + PARTS + ".decoded_path_stats IS " + literal(DECODED_MARK));
         // run_path_stats() of a catalogued run read from its shard, where the run's packs are decoded
         // (public's decodes them on the coordinator, after postgres_fdw sent it the whole packs as
         // text). An SQL function the planner inlines: a call with another query's run key becomes one
@@ -339,7 +462,8 @@ final class ShardLayout {
         // RUN_PATH_STATS_ON_SHARDS: one per run, always).
         // Through a view of the catalogued runs' rows: a view reads the shards with its owner's user
         // mapping, so that the read-only role of `tracegraph sql` can call the function too.
-        exec(c, "CREATE VIEW " + SHARDED + ".run_path_stats_on_shards AS SELECT * FROM " + PARTS + ".decoded_path_stats "
+        exec(c, "CREATE VIEW " + SHARDED + ".run_path_stats_on_shards AS SELECT run_key, path_hash, path, kind, count, "
+                + "self_time_ns, total_time_ns, bytes, peak_bytes FROM " + PARTS + ".decoded_path_stats "
                 + "WHERE run_key = ANY (ARRAY(SELECT r.run_key FROM public.runs r))");
         exec(c, "COMMENT ON VIEW " + SHARDED + ".run_path_stats_on_shards IS 'tracegraph: what run_path_stats() "
                 + "returns, decoded on the shards (derived; read by run key)'");
