@@ -563,14 +563,8 @@ final class PlainElementWriter {
         // (JFR: this loop was the writer's top line, timestamps and sizes of 7-10 digits).
         while (v >= 10_000) {
             int q = v / 10_000;
-            int r = v - q * 10_000;
-            int high = r / 100;
-            int low = (r - high * 100) * 2;
-            high *= 2;
-            buf[--at] = DIGIT_PAIRS[low + 1];
-            buf[--at] = DIGIT_PAIRS[low];
-            buf[--at] = DIGIT_PAIRS[high + 1];
-            buf[--at] = DIGIT_PAIRS[high];
+            at -= 4;
+            quad(v - q * 10_000, at);
             v = q;
         }
         while (v >= 100) {
