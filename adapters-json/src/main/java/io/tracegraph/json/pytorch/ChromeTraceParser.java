@@ -814,6 +814,11 @@ final class ChromeTraceParser {
         }
     }
 
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
     private byte[] b;
     private int end;
     private int pos;
@@ -825,6 +830,89 @@ final class ChromeTraceParser {
     /** The last integer's value, or the last decimal's bytes from {@link #strFrom}. */
     private long intValue;
     private char[] chars = new char[256];
+    /** Ids of names already met, by their bytes: event names (addresses dropped), other names, categories. */
+    private final ByteIds eventNames = new ByteIds();
+    private final ByteIds otherNames = new ByteIds();
+    private final ByteIds categoryNames = new ByteIds();
+
+    /**
+     * The names id of the last string: looked up by its bytes, or interned from its characters the
+     * first time (as Jackson's characters would be, so in the same order and to the same id).
+     */
+    private int intern(ByteIds known, Names names, boolean dropAddresses) {
+        int h = known.hash(b, strFrom, strLen);
+        int id = known.get(b, strFrom, strLen, h);
+        if (id < 0) {
+            id = names.intern(stringChars(), 0, strLen, dropAddresses);
+            known.put(b, strFrom, strLen, h, id);
+        }
+        return id;
+    }
+
+    /** Ids by byte strings: an open-addressing table in front of a {@link Names}. */
+    private static final class ByteIds {
+        private byte[][] keys = new byte[1024][];
+        private int[] ids = new int[1024];
+        private int[] hashes = new int[1024];
+        private int count;
+
+        int hash(byte[] buf, int from, int length) {
+            long h = length;
+            int i = from;
+            int to = from + length;
+            for (; i + 8 <= to; i += 8) {
+                h = (h ^ (long) LONGS.get(buf, i)) * 0x9E3779B97F4A7C15L;
+            }
+            long tail = 0;
+            for (; i < to; i++) {
+                tail = (tail << 8) | (buf[i] & 0xff);
+            }
+            h = (h ^ tail) * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
+        }
+
+        int get(byte[] buf, int from, int length, int h) {
+            int mask = keys.length - 1;
+            for (int slot = h & mask; ; slot = (slot + 1) & mask) {
+                byte[] key = keys[slot];
+                if (key == null) {
+                    return -1;
+                }
+                if (hashes[slot] == h && Arrays.equals(key, 0, key.length, buf, from, from + length)) {
+                    return ids[slot];
+                }
+            }
+        }
+
+        void put(byte[] buf, int from, int length, int h, int id) {
+            if ((count + 1) * 2 > keys.length) {
+                byte[][] oldKeys = keys;
+                int[] oldIds = ids;
+                int[] oldHashes = hashes;
+                keys = new byte[oldKeys.length * 2][];
+                ids = new int[keys.length];
+                hashes = new int[keys.length];
+                for (int k = 0; k < oldKeys.length; k++) {
+                    if (oldKeys[k] != null) {
+                        insert(oldKeys[k], oldHashes[k], oldIds[k]);
+                    }
+                }
+            }
+            insert(Arrays.copyOfRange(buf, from, from + length), h, id);
+            count++;
+        }
+
+        private void insert(byte[] key, int h, int id) {
+            int mask = keys.length - 1;
+            int slot = h & mask;
+            while (keys[slot] != null) {
+                slot = (slot + 1) & mask;
+            }
+            keys[slot] = key;
+            hashes[slot] = h;
+            ids[slot] = id;
+        }
+    }
 
     private void blockEvents(byte[] buf, int from, int to, long lines) throws IOException {
         b = buf;
@@ -893,6 +981,19 @@ final class ChromeTraceParser {
     private boolean string() {
         int i = pos + 1;
         int from = i;
+        // Eight bytes at a time to the first that may not be plain (a quote, a backslash, a
+        // control character, a byte beyond ASCII), then byte by byte.
+        while (i + 8 <= end) {
+            long w = (long) LONGS.get(b, i);
+            long q = w ^ (ONES * '"');
+            long s = w ^ (ONES * '\\');
+            long m = (((q - ONES) & ~q) | ((s - ONES) & ~s) | ((w - ONES * 0x20) & ~w) | w) & HIGHS;
+            if (m != 0) {
+                i += Long.numberOfTrailingZeros(m) >>> 3;
+                break;
+            }
+            i += 8;
+        }
         while (i < end && PLAIN[b[i] & 0xff]) {
             i++;
         }
@@ -1065,16 +1166,64 @@ final class ChromeTraceParser {
         return chars;
     }
 
-    private boolean keyIs(String key) {
-        if (strLen != key.length()) {
-            return false;
+    /** The first sixteen bytes of a key, little-endian, as two longs (zero past its end). */
+    private static long pack(String key, int from) {
+        long w = 0;
+        for (int k = Math.min(key.length(), from + 8) - 1; k >= from; k--) {
+            w = (w << 8) | key.charAt(k);
         }
-        for (int k = 0; k < strLen; k++) {
-            if (b[strFrom + k] != key.charAt(k)) {
-                return false;
-            }
+        return w;
+    }
+
+    /** Bytes {@code b[from, from + n)}, {@code n <= 8}, little-endian as a long (zero past them). */
+    private long word(int from, int n) {
+        if (n <= 0) {
+            return 0;
         }
-        return true;
+        if (n > 8) {
+            n = 8;
+        }
+        if (from + 8 <= end) {
+            long w = (long) LONGS.get(b, from);
+            return n == 8 ? w : w & ((1L << (n << 3)) - 1);
+        }
+        long w = 0;
+        for (int k = n - 1; k >= 0; k--) {
+            w = (w << 8) | (b[from + k] & 0xff);
+        }
+        return w;
+    }
+
+    private static final long PH = pack("ph", 0);
+    private static final long CAT = pack("cat", 0);
+    private static final long NAME = pack("name", 0);
+    private static final long PID = pack("pid", 0);
+    private static final long TID = pack("tid", 0);
+    private static final long TS = pack("ts", 0);
+    private static final long DUR = pack("dur", 0);
+    private static final long ID = pack("id", 0);
+    private static final long ARGS_KEY = pack("args", 0);
+    private static final long[] EXTERNAL_ID = {pack("External id", 0), pack("External id", 8)};
+    private static final long[] EXTERNAL_ID_LOWER = {pack("external id", 0), pack("external id", 8)};
+    private static final long[] CORRELATION = {pack("correlation", 0), pack("correlation", 8)};
+    private static final long[] DEVICE_TYPE = {pack("Device Type", 0), pack("Device Type", 8)};
+    private static final long[] PYTHON_ID = {pack("Python id", 0), pack("Python id", 8)};
+    private static final long[] DEVICE_ID = {pack("Device Id", 0), pack("Device Id", 8)};
+    private static final long[] PYTHON_PARENT = {pack("Python parent id", 0), pack("Python parent id", 8)};
+    private static final long[] INPUT_DIMS = {pack("Input Dims", 0), pack("Input Dims", 8)};
+    private static final long[] INPUT_TYPE = {pack("Input type", 0), pack("Input type", 8)};
+    private static final long BYTES = pack("Bytes", 0);
+    private static final long ADDR = pack("Addr", 0);
+    private static final long[] TOTAL = {pack("Total Allocated", 0), pack("Total Allocated", 8)};
+    private static final long DEVICE = pack("device", 0);
+    private static final long STREAM = pack("stream", 0);
+
+    /** The key just read ({@link #strLen} bytes), packed: its first eight bytes and the next eight. */
+    private long key0;
+    private long key1;
+
+    private boolean keyIs(long[] key) {
+        return key0 == key[0] && key1 == key[1];
     }
 
     /**
@@ -1091,14 +1240,20 @@ final class ChromeTraceParser {
             return true;
         }
         while (true) {
-            if (b[pos] != '"' || !string() || !ws() || b[pos] != ':') {
+            if (b[pos] != '"' || !string()) {
+                return false;
+            }
+            key0 = word(strFrom, strLen);
+            key1 = word(strFrom + 8, strLen - 8);
+            int n = strLen;
+            if (!ws() || b[pos] != ':') {
                 return false;
             }
             pos++;
             if (!ws()) {
                 return false;
             }
-            if (!(event ? eventMember() : argsMember()) || !ws()) {
+            if (!(event ? eventMember(n) : argsMember(n)) || !ws()) {
                 return false;
             }
             byte c = b[pos++];
@@ -1132,9 +1287,8 @@ final class ChromeTraceParser {
         return true;
     }
 
-    private boolean eventMember() {
-        int n = strLen;
-        if (n == 2 && keyIs("ph")) {
+    private boolean eventMember(int n) {
+        if (n == 2 && key0 == PH) {
             byte v = scalar();
             if (v == STRING) {
                 if (strLen > 0) {
@@ -1144,55 +1298,55 @@ final class ChromeTraceParser {
             }
             return skipRest(v);
         }
-        if (n == 3 && keyIs("cat")) {
+        if (n == 3 && key0 == CAT) {
             byte v = scalar();
             if (v == STRING) {
-                cat = categories.intern(stringChars(), 0, strLen, false);
+                cat = intern(categoryNames, categories, false);
                 return true;
             }
             return skipRest(v);
         }
-        if (n == 4 && keyIs("name")) {
+        if (n == 4 && key0 == NAME) {
             byte v = scalar();
             if (v == STRING) {
-                nameId = table.names.intern(stringChars(), 0, strLen, true);
+                nameId = intern(eventNames, table.names, true);
                 return true;
             }
             return skipRest(v);
         }
-        if (n == 3 && keyIs("pid")) {
+        if (n == 3 && key0 == PID) {
             long lane = fastLaneKey();
             pid = lane;
             return lane != EventTable.ABSENT;
         }
-        if (n == 3 && keyIs("tid")) {
+        if (n == 3 && key0 == TID) {
             long lane = fastLaneKey();
             tid = lane;
             return lane != EventTable.ABSENT;
         }
-        if (n == 2 && keyIs("ts")) {
+        if (n == 2 && key0 == TS) {
             long v = fastMicros();
             ts = v;
             return v != BAD_MICROS;
         }
-        if (n == 3 && keyIs("dur")) {
+        if (n == 3 && key0 == DUR) {
             long v = fastMicros();
             dur = v;
             return v != BAD_MICROS;
         }
-        if (n == 2 && keyIs("id")) {
+        if (n == 2 && key0 == ID) {
             byte v = scalar();
             if (v == INT) {
                 flowIdValue = intValue;
                 return true;
             }
             if (v == STRING) {
-                flowIdValue = STRING_LANE + table.names.intern(stringChars(), 0, strLen, false);
+                flowIdValue = STRING_LANE + intern(otherNames, table.names, false);
                 return true;
             }
             return skipRest(v);
         }
-        if (n == 4 && keyIs("args")) {
+        if (n == 4 && key0 == ARGS_KEY) {
             if (b[pos] == '{') {
                 return members(false);
             }
@@ -1217,66 +1371,65 @@ final class ChromeTraceParser {
 
     private static final long BAD_MICROS = Long.MIN_VALUE + 1;
 
-    private boolean argsMember() {
-        int n = strLen;
+    private boolean argsMember(int n) {
         long v;
         switch (n) {
             case 11:
-                if (keyIs("External id") || keyIs("external id")) {
+                if (keyIs(EXTERNAL_ID) || keyIs(EXTERNAL_ID_LOWER)) {
                     return (ext = fastLong()) != BAD_MICROS;
                 }
-                if (keyIs("correlation")) {
+                if (keyIs(CORRELATION)) {
                     return (corr = fastLong()) != BAD_MICROS;
                 }
-                if (keyIs("Device Type")) {
+                if (keyIs(DEVICE_TYPE)) {
                     return (deviceType = fastLong()) != BAD_MICROS;
                 }
                 break;
             case 9:
-                if (keyIs("Python id")) {
+                if (keyIs(PYTHON_ID)) {
                     v = fastLong();
                     pyId = v > Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (int) v : EventTable.NO_ID;
                     return v != BAD_MICROS;
                 }
-                if (keyIs("Device Id")) {
+                if (keyIs(DEVICE_ID)) {
                     return (deviceId = fastLong()) != BAD_MICROS;
                 }
                 break;
             case 16:
-                if (keyIs("Python parent id")) {
+                if (keyIs(PYTHON_PARENT)) {
                     v = fastLong();
                     pyParent = v > Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (int) v : EventTable.NO_ID;
                     return v != BAD_MICROS;
                 }
                 break;
             case 10:
-                if (keyIs("Input Dims")) {
+                if (keyIs(INPUT_DIMS)) {
                     return b[pos] == '[' ? fastInputDims() : skipValue(0);
                 }
-                if (keyIs("Input type")) {
+                if (keyIs(INPUT_TYPE)) {
                     return b[pos] == '[' ? fastInputTypes() : skipValue(0);
                 }
                 break;
             case 5:
-                if (keyIs("Bytes")) {
+                if (key0 == BYTES) {
                     return (bytes = fastLong()) != BAD_MICROS;
                 }
                 break;
             case 4:
-                if (keyIs("Addr")) {
+                if (key0 == ADDR) {
                     return (addr = fastLong()) != BAD_MICROS;
                 }
                 break;
             case 15:
-                if (keyIs("Total Allocated")) {
+                if (keyIs(TOTAL)) {
                     return (total = fastLong()) != BAD_MICROS;
                 }
                 break;
             case 6:
-                if (keyIs("device")) {
+                if (key0 == DEVICE) {
                     return (deviceIndex = fastLong()) != BAD_MICROS;
                 }
-                if (keyIs("stream")) {
+                if (key0 == STREAM) {
                     return (streamIndex = fastLong()) != BAD_MICROS;
                 }
                 break;
@@ -1380,7 +1533,7 @@ final class ChromeTraceParser {
             }
             byte v = scalar();
             if (v == STRING) {
-                types[typeCount++] = table.names.intern(stringChars(), 0, strLen, false);
+                types[typeCount++] = intern(otherNames, table.names, false);
             } else {
                 if (!skipRest(v)) {
                     return false;
