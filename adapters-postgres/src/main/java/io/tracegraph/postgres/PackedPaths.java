@@ -4,6 +4,8 @@ import io.tracegraph.domain.compare.PathColumns;
 import io.tracegraph.domain.compare.PathStats;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
@@ -20,6 +22,9 @@ final class PackedPaths {
     /** The columns in the order of their digests. */
     private static final String[] COLUMNS = {"hashes", "kinds", "counts", "self_times_ns", "total_times_ns",
         "bytes", "peak_bytes"};
+    /** A column of {@link #COLUMNS} not sent: a NULL of its type. */
+    private static final String[] NULLS = {"CAST(NULL AS bigint[])", "CAST(NULL AS bytea)", "CAST(NULL AS bytea)",
+        "CAST(NULL AS bytea)", "CAST(NULL AS bytea)", "CAST(NULL AS bytea)", "CAST(NULL AS bytea)"};
 
     private final long[] hashes;
     private final String[] kinds;
@@ -62,33 +67,40 @@ final class PackedPaths {
      * be sent and decoded again, and {@link #like} takes them from that run.
      */
     static PackedPaths read(Handle h, long key, long like) throws SQLException {
-        // Run like's digests are read first, on their own: a query that joins two runs' rows would
+        // The two runs' digests are read first, on their own: a query that joins two runs' rows would
         // join a distributed table on two values of its distribution column, which Citus refuses
-        // (docs/scaling.md). They come back into the query as a bytea literal (hexadecimal).
-        Map<String, Object> likeRow = key == like ? Map.of() : h.createQuery("SELECT digests, device_digests "
-                + "FROM path_packs WHERE run_key = :like").bind("like", like).mapToMap().findOne().orElse(Map.of());
-        String digests = byteaLiteral((byte[]) likeRow.get("digests"));
-        String deviceDigests = byteaLiteral((byte[]) likeRow.get("device_digests"));
+        // (docs/scaling.md). Which columns are alike is decided here, so that the query names only
+        // the columns to send: on a sharded coordinator postgres_fdw fetches every column the select
+        // list names, also one a CASE would then discard (it evaluates the select list itself), and a
+        // 100k-node run's columns alike are ~2 MB of text (docs/scaling.md, round 7).
+        Map<Long, Map<String, Object>> digests = new HashMap<>();
+        if (key != like) {
+            h.createQuery("SELECT run_key, digests, device_digests FROM path_packs WHERE run_key IN (:key, :like)")
+                    .bind("key", key)
+                    .bind("like", like)
+                    .mapToMap()
+                    .forEach(row -> digests.put(((Number) row.get("run_key")).longValue(), row));
+        }
+        byte[] own = bytes(digests, key, "digests");
+        byte[] likeOwn = bytes(digests, like, "digests");
+        byte[] ownDevice = bytes(digests, key, "device_digests");
+        byte[] likeDevice = bytes(digests, like, "device_digests");
         StringBuilder query = new StringBuilder("COPY (SELECT p.paths");
         for (int c = 0; c < COLUMNS.length; c++) {
-            query.append(", ").append(unlessAlike(key, like, digests, c, "p." + COLUMNS[c]));
+            boolean alike = key != like && alike(own, likeOwn, c);
+            query.append(", ").append(alike ? NULLS[c] : "p." + COLUMNS[c]);
             if (COLUMNS[c].equals("kinds")) {
                 // The kinds are references to the run's words: those come with them.
-                query.append(", ").append(unlessAlike(key, like, digests, c,
-                        "(SELECT s.words FROM run_strings s WHERE s.run_key = p.run_key)"));
+                query.append(", ").append(alike ? "CAST(NULL AS text[])"
+                        : "(SELECT s.words FROM run_strings s WHERE s.run_key = p.run_key)");
             }
         }
         // V6: whether the run has device time, then its two device columns unless alike (device_digests).
         query.append(", CASE WHEN p.device_digests IS NULL THEN 0 ELSE 1 END");
         for (int c = 0; c < 2; c++) {
-            String column = c == 0 ? "p.device_self_times_ns" : "p.device_total_times_ns";
-            if (key == like) {
-                query.append(", ").append(column);
-            } else {
-                String at = ", " + (1 + 32 * c) + ", 32)";
-                query.append(", CASE WHEN substr(p.device_digests").append(at).append(" = substr(")
-                        .append(deviceDigests).append(at).append(" THEN NULL ELSE ").append(column).append(" END");
-            }
+            boolean alike = key != like && alike(ownDevice, likeDevice, c);
+            query.append(", ").append(alike ? "CAST(NULL AS bytea)"
+                    : c == 0 ? "p.device_self_times_ns" : "p.device_total_times_ns");
         }
         query.append(" FROM path_packs p");
         query.append(" WHERE p.run_key = ").append(key).append(") TO STDOUT (FORMAT binary)");
@@ -127,19 +139,25 @@ final class PackedPaths {
         return sent;
     }
 
-    /** {@code bytes} as a bytea literal of the query (hexadecimal), or a NULL bytea. */
-    private static String byteaLiteral(byte[] bytes) {
-        return bytes == null ? "CAST(NULL AS bytea)" : "'\\x" + java.util.HexFormat.of().formatHex(bytes) + "'::bytea";
+    /** The digests {@code column} of run {@code key}'s row in {@code rows}, or null. */
+    private static byte[] bytes(Map<Long, Map<String, Object>> rows, long key, String column) {
+        Map<String, Object> row = rows.get(key);
+        return row == null ? null : (byte[]) row.get(column);
     }
 
-    /** {@code column} unless its digest equals that of run {@code like}'s (then NULL, not even read). */
-    private static String unlessAlike(long key, long like, String likeDigests, int column, String value) {
-        if (key == like) {
-            return value;
+    /**
+     * Whether the 32-byte digests at {@code column} of two runs' digests are equal, as SQL's {@code
+     * substr(a, 1 + 32 * column, 32) = substr(b, ...)} tells (false when either is null): that column
+     * of the one run is then that of the other.
+     */
+    static boolean alike(byte[] a, byte[] b, int column) {
+        if (a == null || b == null) {
+            return false;
         }
-        String at = ", " + (1 + 32 * column) + ", 32)";
-        return "CASE WHEN substr(p.digests" + at + " = substr(" + likeDigests + at + " THEN NULL ELSE " + value
-                + " END";
+        int from = 32 * column;
+        int toA = Math.min(a.length, from + 32);
+        int toB = Math.min(b.length, from + 32);
+        return Arrays.equals(a, Math.min(from, toA), toA, b, Math.min(from, toB), toB);
     }
 
     private static long[] unpack(ByteBuffer packed, long[] reference) {

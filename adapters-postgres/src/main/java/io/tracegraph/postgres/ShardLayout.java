@@ -56,9 +56,6 @@ final class ShardLayout {
     private record ShardRead(String name, String columns, String definition) {
     }
 
-    /** In a definition below: run_path_stats()'s body, its argument the run key of {@code run_packs}. */
-    private static final String RUN_PATH_STATS_BODY = "{run_path_stats(run_packs.run_key)}";
-
     /** What run_path_stats() returns, as columns. */
     private static final String DECODED_COLUMNS = "run_key bigint, path_hash bigint, path text COLLATE \"C\", "
             + "kind text, count bigint, self_time_ns bigint, total_time_ns bigint, bytes bigint, peak_bytes bigint";
@@ -103,13 +100,15 @@ final class ShardLayout {
                     // streamedPaths. The run key taken from path_packs: a condition on it picks the pack
                     // before any is decoded.
                     streamedPaths(false)
-                    // Any other pack: the function's body itself (see prepareShard: a call of the function
-                    // would not be inlined there), whose first branch gives no row for it.
-                    + " UNION ALL SELECT run_packs.run_key, s.path_hash, s.path, s.kind, s.count, s.self_time_ns, "
-                    + "s.total_time_ns, s.bytes, s.peak_bytes, 0 FROM public.path_packs run_packs "
+                    // Any other pack: run_path_stats() called for it (not inlined: on a shard it has a
+                    // search_path of its own), only for such a pack (the condition is on the pack's headers,
+                    // below the call). A call, not the function's body inlined (as before round 7): the
+                    // shard plans this view for every remote query, one per run and half, and the body's
+                    // two branches tripled that planning (6-9 ms against 2-4 ms, docs/scaling.md).
+                    + " UNION ALL SELECT run_packs.run_key, s.path_hash, s.path COLLATE \"C\", s.kind, s.count, "
+                    + "s.self_time_ns, s.total_time_ns, s.bytes, s.peak_bytes, 0 FROM public.path_packs run_packs "
                     + "CROSS JOIN LATERAL (" + PACK_HEADERS.replace("k.", "run_packs.") + ") h "
-                    + "CROSS JOIN LATERAL (" + RUN_PATH_STATS_BODY + ") s(run_key, path_hash, path, kind, count, "
-                    + "self_time_ns, total_time_ns, bytes, peak_bytes) "
+                    + "CROSS JOIN LATERAL public.run_path_stats(run_packs.run_key) s "
                     + "WHERE NOT path_pack_direct(h.ck, h.cc, h.cs, h.ct, h.cb, h.cp)"),
             // ... and its second half, read by the coordinator on a connection of its own (TAIL).
             new ShardRead(DECODED_TAIL, DECODED_COLUMNS + ", part integer", streamedPaths(true)));
@@ -152,7 +151,7 @@ final class ShardLayout {
      * Marks the coordinator's {@code shard_parts.decoded_path_stats} made over the shards' views of this
      * version (streamed, above); a coordinator without it has its shards prepared again ({@link #derived}).
      */
-    private static final String DECODED_MARK = "tracegraph: run_path_stats() decoded on the shards, streamed, in two halves, sliced once (round 6)";
+    private static final String DECODED_MARK = "tracegraph: run_path_stats() decoded on the shards, streamed, in two halves, sliced once, other packs by a call (round 7)";
 
     /**
      * The body of the coordinator's {@code sharded.run_path_stats(p_run_key)}: the run's decoded paths
@@ -319,23 +318,9 @@ final class ShardLayout {
             s.execute("CREATE SCHEMA " + SHARD_READS);
             s.execute("COMMENT ON SCHEMA " + SHARD_READS + " IS 'tracegraph: views of this shard that its coordinator "
                     + "reads (made again after every migration, docs/scaling.md)'");
-            // run_path_stats() has a search_path of its own now, so the planner no longer inlines a
-            // call of it (it then runs ~4x slower): the views take its body instead, parsed here with
-            // the search_path it was written for (a view keeps the relations it names, not their names).
-            String body;
-            try (ResultSet rs = s.executeQuery("SELECT prosrc FROM pg_proc WHERE oid = "
-                    + "'public.run_path_stats(bigint)'::regprocedure")) {
-                rs.next();
-                body = rs.getString(1).strip();
-            }
-            if (body.endsWith(";")) {
-                body = body.substring(0, body.length() - 1);
-            }
-            body = body.replaceAll("\\bp_run_key\\b", "run_packs.run_key");
             s.execute("SET LOCAL search_path = public, pg_catalog");
             for (ShardRead read : SHARD_READ_VIEWS) {
-                s.execute("CREATE VIEW " + SHARD_READS + "." + quote(read.name()) + " AS "
-                        + read.definition().replace(RUN_PATH_STATS_BODY, "\n" + body + "\n"));
+                s.execute("CREATE VIEW " + SHARD_READS + "." + quote(read.name()) + " AS " + read.definition());
             }
         }
     }
