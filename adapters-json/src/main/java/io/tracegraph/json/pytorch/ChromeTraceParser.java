@@ -1153,17 +1153,29 @@ final class ChromeTraceParser {
                     return false;
                 }
             }
-            if (!skipValue(depth) || !ws()) {
+            if (!skipValue(depth)) {
                 return false;
             }
-            byte c = b[pos++];
-            if (c == close) {
-                return true;
-            }
-            if (c != ',' || !ws()) {
-                return false;
+            int next = next(close);
+            if (next <= 0) {
+                return next == 0;
             }
         }
+    }
+
+    /**
+     * After a value in an array or object: 1 at a comma (then at the next value), 0 at {@code close}
+     * (then past it), -1 at anything else or the block's end (Jackson reads the event).
+     */
+    private int next(byte close) {
+        if (!ws()) {
+            return -1;
+        }
+        byte c = b[pos++];
+        if (c == close) {
+            return 0;
+        }
+        return c == ',' && ws() ? 1 : -1;
     }
 
     /** The last string's bytes as characters in {@link #chars} (ASCII: one char a byte). */
@@ -1264,15 +1276,12 @@ final class ChromeTraceParser {
             if (!ws()) {
                 return false;
             }
-            if (!(event ? eventMember(n) : argsMember(n)) || !ws()) {
+            if (!(event ? eventMember(n) : argsMember(n))) {
                 return false;
             }
-            byte c = b[pos++];
-            if (c == '}') {
-                return true;
-            }
-            if (c != ',' || !ws()) {
-                return false;
+            int next = next((byte) '}');
+            if (next <= 0) {
+                return next == 0;
             }
         }
     }
@@ -1489,15 +1498,12 @@ final class ChromeTraceParser {
                             }
                             rank = -1;
                         }
-                        if (!ws()) {
+                        int next = next((byte) ']');
+                        if (next < 0) {
                             return false;
                         }
-                        byte c = b[pos++];
-                        if (c == ']') {
+                        if (next == 0) {
                             break;
-                        }
-                        if (c != ',' || !ws()) {
-                            return false;
                         }
                     }
                 }
@@ -1515,15 +1521,9 @@ final class ChromeTraceParser {
             inputStart[inputs] = from;
             inputRank[inputs] = rank;
             inputs++;
-            if (!ws()) {
-                return false;
-            }
-            byte c = b[pos++];
-            if (c == ']') {
-                return true;
-            }
-            if (c != ',' || !ws()) {
-                return false;
+            int next = next((byte) ']');
+            if (next <= 0) {
+                return next == 0;
             }
         }
     }
@@ -1551,15 +1551,9 @@ final class ChromeTraceParser {
                 }
                 types[typeCount++] = -1;
             }
-            if (!ws()) {
-                return false;
-            }
-            byte c = b[pos++];
-            if (c == ']') {
-                return true;
-            }
-            if (c != ',' || !ws()) {
-                return false;
+            int next = next((byte) ']');
+            if (next <= 0) {
+                return next == 0;
             }
         }
     }
