@@ -638,18 +638,28 @@ final class ChromeTraceParser {
             } else {
                 p.skipChildren();
             }
-            if (rank < 0) {
-                used = from;
-                rank = 0;
-            }
-            if (inputs == inputStart.length) {
-                inputStart = Arrays.copyOf(inputStart, inputs * 2);
-                inputRank = Arrays.copyOf(inputRank, inputs * 2);
-            }
-            inputStart[inputs] = from;
-            inputRank[inputs] = rank;
-            inputs++;
+            used = addInput(from, used, rank);
         }
+    }
+
+    /**
+     * Records an input of {@code rank} whose dimensions are {@code dims[from, used)}, or, when
+     * {@code rank} is negative (not a tensor's shape), one of rank 0 without them; returns the
+     * dimensions used after it.
+     */
+    private int addInput(int from, int used, int rank) {
+        if (rank < 0) {
+            used = from;
+            rank = 0;
+        }
+        if (inputs == inputStart.length) {
+            inputStart = Arrays.copyOf(inputStart, inputs * 2);
+            inputRank = Arrays.copyOf(inputRank, inputs * 2);
+        }
+        inputStart[inputs] = from;
+        inputRank[inputs] = rank;
+        inputs++;
+        return used;
     }
 
     private void inputTypes() throws IOException {
@@ -668,6 +678,29 @@ final class ChromeTraceParser {
         }
     }
 
+    /** What {@link #numericLane} gives for a string that is not a number (never a number's value). */
+    private static final long NOT_NUMERIC = Long.MIN_VALUE;
+
+    /**
+     * The value of a numeric string of a pid or tid ({@code "25738"}, {@code "-3"}: up to 18 digits,
+     * the same thread as the number), or {@link #NOT_NUMERIC}.
+     */
+    private static long numericLane(char[] c, int off, int len) {
+        if (len <= 0 || len > 18) {
+            return NOT_NUMERIC;
+        }
+        long value = 0;
+        int i = c[off] == '-' && len > 1 ? 1 : 0;
+        for (int k = i; k < len; k++) {
+            char ch = c[off + k];
+            if (ch < '0' || ch > '9') {
+                return NOT_NUMERIC;
+            }
+            value = value * 10 + (ch - '0');
+        }
+        return i == 1 ? -value : value;
+    }
+
     private long laneKey(JsonToken v) throws IOException {
         if (v == JsonToken.VALUE_NUMBER_INT) {
             return longOr(STRING_LANE - 1);
@@ -676,23 +709,8 @@ final class ChromeTraceParser {
             char[] c = p.getTextCharacters();
             int off = p.getTextOffset();
             int len = p.getTextLength();
-            if (len > 0 && len <= 18) {
-                boolean digits = true;
-                long value = 0;
-                int i = c[off] == '-' && len > 1 ? 1 : 0;
-                for (int k = i; k < len; k++) {
-                    char ch = c[off + k];
-                    if (ch < '0' || ch > '9') {
-                        digits = false;
-                        break;
-                    }
-                    value = value * 10 + (ch - '0');
-                }
-                if (digits) {
-                    return i == 1 ? -value : value;
-                }
-            }
-            return STRING_LANE + table.names.intern(c, off, len, false);
+            long number = numericLane(c, off, len);
+            return number != NOT_NUMERIC ? number : STRING_LANE + table.names.intern(c, off, len, false);
         }
         p.skipChildren();
         return STRING_LANE - 2;
@@ -1510,17 +1528,7 @@ final class ChromeTraceParser {
             } else if (!skipValue(0)) {
                 return false;
             }
-            if (rank < 0) {
-                used = from;
-                rank = 0;
-            }
-            if (inputs == inputStart.length) {
-                inputStart = Arrays.copyOf(inputStart, inputs * 2);
-                inputRank = Arrays.copyOf(inputRank, inputs * 2);
-            }
-            inputStart[inputs] = from;
-            inputRank[inputs] = rank;
-            inputs++;
+            used = addInput(from, used, rank);
             int next = next((byte) ']');
             if (next <= 0) {
                 return next == 0;
@@ -1567,23 +1575,8 @@ final class ChromeTraceParser {
         if (v == STRING) {
             char[] c = stringChars();
             int len = strLen;
-            if (len > 0 && len <= 18) {
-                boolean digits = true;
-                long value = 0;
-                int i = c[0] == '-' && len > 1 ? 1 : 0;
-                for (int k = i; k < len; k++) {
-                    char ch = c[k];
-                    if (ch < '0' || ch > '9') {
-                        digits = false;
-                        break;
-                    }
-                    value = value * 10 + (ch - '0');
-                }
-                if (digits) {
-                    return i == 1 ? -value : value;
-                }
-            }
-            return STRING_LANE + table.names.intern(c, 0, len, false);
+            long number = numericLane(c, 0, len);
+            return number != NOT_NUMERIC ? number : STRING_LANE + table.names.intern(c, 0, len, false);
         }
         return skipRest(v) ? STRING_LANE - 2 : EventTable.ABSENT;
     }
