@@ -14,7 +14,8 @@ import java.security.SecureRandom;
 /**
  * Where a command's result goes: standard output, or a file that appears complete or not at all
  * (written beside its final name, then renamed over it), with the mode the user's umask gives a new
- * file.
+ * file. A device or a pipe that exists ({@code -o /dev/null}, a FIFO) is written in place: renaming
+ * over it would replace it with a regular file. A directory is refused.
  */
 final class Output {
     /** Writes something to a stream. */
@@ -37,6 +38,16 @@ final class Output {
                 return;
             }
             Path absolute = file.toAbsolutePath();
+            if (Files.isDirectory(absolute)) {
+                throw new IOException("is a directory, not a file to write");
+            }
+            if (Files.exists(absolute) && !Files.isRegularFile(absolute)) {
+                try (OutputStream out = new BufferedOutputStream(
+                        Files.newOutputStream(absolute, StandardOpenOption.WRITE), 1 << 20)) {
+                    writing.writeTo(out);
+                }
+                return;
+            }
             Path dir = absolute.getParent();
             Files.createDirectories(dir);
             Path temp = null;

@@ -58,4 +58,36 @@ class OutputFileModeTest {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".partial"));
         }
     }
+
+    @Test
+    void aDeviceIsWrittenInPlaceAndStaysADevice() throws IOException {
+        Path devNull = Path.of("/dev/null");
+        assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull), "a /dev/null device");
+        Path trace = dir.resolve("synthetic.jsonl");
+        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
+            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
+        }
+        CliRun run = CliRun.of("build", trace.toString(), "-o", devNull.toString());
+        assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.OK);
+        // Before, the result was written beside it and renamed over it: /dev/null became a regular file.
+        assertThat(Files.isRegularFile(devNull)).isFalse();
+        assertThat(Files.exists(devNull)).isTrue();
+    }
+
+    @Test
+    void aDirectoryIsRefusedAndLeftAsItIs() throws IOException {
+        Path trace = dir.resolve("synthetic.jsonl");
+        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
+            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path target = Files.createDirectory(dir.resolve("graphs"));
+        CliRun run = CliRun.of("build", trace.toString(), "-o", target.toString());
+        assertThat(run.status()).isNotEqualTo(ExitCode.OK);
+        assertThat(run.err()).contains(target.toString()).contains("is a directory");
+        // An empty directory was replaced by the file before (a rename over it).
+        assertThat(Files.isDirectory(target)).isTrue();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".partial"));
+        }
+    }
 }
