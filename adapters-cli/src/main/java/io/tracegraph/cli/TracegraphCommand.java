@@ -7,11 +7,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Execution graphs, health checks and queries for candle-graph traces.",
+            "Execution graphs, health checks and queries for ML execution traces.",
             "",
-            "A trace is a candle-graph JSONL file (candle-graph/trace/6), plain or gzip-compressed; "
-                    + "FILE.json is read as the whole-document JSON form. Imported runs are kept in PostgreSQL "
-                    + "(an embedded server by default) for runs, show, compare, history, sql and report.",
+            "A trace is a candle-graph JSONL file (candle-graph/trace/6 to /10) or its whole-document "
+                    + "JSON form, or a PyTorch profiler trace (Chrome trace-event JSON), plain or "
+                    + "gzip-compressed; each is told by its content. import also reads candle-graph "
+                    + "bundles and campaigns, directories and archives. Imported runs are kept in "
+                    + "PostgreSQL (an embedded server by default, or a coordinator and its shards) for "
+                    + "runs, show, compare, history, sql and report.",
         },
         footerHeading = "%nExit status:%n",
         footer = {
