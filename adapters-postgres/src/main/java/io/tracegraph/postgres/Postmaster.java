@@ -31,6 +31,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -247,8 +248,8 @@ final class Postmaster {
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = freePort();
             long logStart = HomeFiles.size(log);
-            Result result = pgCtl(START_WAIT.plusSeconds(10), bin, "-D", dataDir.toString(), "-l", log.toString(),
-                    "-w", "-t", Long.toString(START_WAIT.toSeconds()), "-s",
+            Result result = pgCtl(START_WAIT.plusSeconds(10), bin, SERVER_ENVIRONMENT, "-D", dataDir.toString(), "-l",
+                    log.toString(), "-w", "-t", Long.toString(START_WAIT.toSeconds()), "-s",
                     "-o", String.join(" ", serverOptions(port)), "start");
             Probe probe = probe();
             if (result.ok() && probe.live()) {
@@ -268,6 +269,19 @@ final class Postmaster {
         }
         throw last;
     }
+
+    /**
+     * glibc malloc settings of the server's processes (pg_ctl passes its environment on to postgres;
+     * a value the user's environment sets wins). By default glibc hands a freed block of more than
+     * its dynamic mmap threshold back to the kernel, and trims the heap's top above twice that, so a
+     * backend that reads one pack after another (a run's 4.2 MB texts array decompressed, sliced and
+     * unnested per remote query) faults the same memory in again for every run: 38,000 minor faults
+     * on a shard for the slowest-paths recipe's 8 runs, 6,900 with these (docs/scaling.md, "Round 9").
+     * A backend keeps at most the trim threshold of freed heap.
+     */
+    static final Map<String, String> SERVER_ENVIRONMENT = Map.of(
+            "MALLOC_MMAP_THRESHOLD_", Integer.toString(32 << 20),
+            "MALLOC_TRIM_THRESHOLD_", Integer.toString(64 << 20));
 
     private static List<String> serverOptions(int port) {
         return List.of("-p", Integer.toString(port),
@@ -552,10 +566,10 @@ final class Postmaster {
     }
 
     private Result pgCtl(Duration timeout, String... args) {
-        return pgCtl(timeout, binaries(), args);
+        return pgCtl(timeout, binaries(), Map.of(), args);
     }
 
-    private static Result pgCtl(Duration timeout, Path bin, String... args) {
+    private static Result pgCtl(Duration timeout, Path bin, Map<String, String> environment, String... args) {
         List<String> command = new ArrayList<>();
         if (LinuxUtils.isUnshareAvailable()) {
             // postgres refuses to run as root; zonky's way around it.
@@ -564,8 +578,10 @@ final class Postmaster {
         command.add(bin.resolve("bin/pg_ctl").toString());
         command.addAll(Arrays.asList(args));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            environment.forEach(builder.environment()::putIfAbsent);
+            Process process = builder.start();
             ByteArrayOutputStream output = new ByteArrayOutputStream();
             Thread reader = new Thread(() -> {
                 try (InputStream in = process.getInputStream()) {

@@ -150,6 +150,17 @@ class EmbeddedPostgresServerIT {
     }
 
     @Test
+    void theServersBackendsKeepFreedMemoryRatherThanFaultItInAgain() throws Exception {
+        DatabaseConfig config = EmbeddedPostgresServer.start(home);
+        assertThat(answers(config)).isTrue();
+        // The postmaster's environment, which every backend it forks inherits (a backend's own
+        // /proc/PID/environ is overwritten by its process title).
+        List<String> environment = List.of(Files.readString(Path.of("/proc", Long.toString(postmasterPid()), "environ"))
+                .split("\0"));
+        assertThat(environment).contains("MALLOC_MMAP_THRESHOLD_=33554432", "MALLOC_TRIM_THRESHOLD_=67108864");
+    }
+
+    @Test
     void theNextAcquireJoinsTheServerOfAKilledProcess() throws Exception {
         int port;
         try (ServerProcess doomed = ServerProcess.start(home, "doomed")) {
