@@ -25,10 +25,7 @@ class OutputFileModeTest {
     @Test
     void everyWrittenFileHasTheModeOfAPlainNewFile() throws IOException {
         assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"), "POSIX file modes");
-        Path trace = dir.resolve("synthetic.jsonl");
-        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
-            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Path trace = syntheticTrace();
         Path reference = dir.resolve("reference");
         try (OutputStream out = Files.newOutputStream(reference)) {
             out.write('x');
@@ -63,10 +60,7 @@ class OutputFileModeTest {
     void aDeviceIsWrittenInPlaceAndStaysADevice() throws IOException {
         Path devNull = Path.of("/dev/null");
         assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull), "a /dev/null device");
-        Path trace = dir.resolve("synthetic.jsonl");
-        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
-            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Path trace = syntheticTrace();
         CliRun run = CliRun.of("build", trace.toString(), "-o", devNull.toString());
         assertThat(run.status()).as(run.err()).isEqualTo(ExitCode.OK);
         // Before, the result was written beside it and renamed over it: /dev/null became a regular file.
@@ -76,10 +70,7 @@ class OutputFileModeTest {
 
     @Test
     void aDirectoryIsRefusedAndLeftAsItIs() throws IOException {
-        Path trace = dir.resolve("synthetic.jsonl");
-        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
-            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Path trace = syntheticTrace();
         Path target = Files.createDirectory(dir.resolve("graphs"));
         CliRun run = CliRun.of("build", trace.toString(), "-o", target.toString());
         assertThat(run.status()).isNotEqualTo(ExitCode.OK);
@@ -89,5 +80,14 @@ class OutputFileModeTest {
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".partial"));
         }
+    }
+
+    /** The conformance suite's synthetic trace, copied into the test's directory. */
+    private Path syntheticTrace() throws IOException {
+        Path trace = dir.resolve("synthetic.jsonl");
+        try (InputStream in = OutputFileModeTest.class.getResourceAsStream("/conformance/synthetic.jsonl")) {
+            Files.copy(in, trace, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return trace;
     }
 }
