@@ -52,9 +52,11 @@ public record GraphNode(
 
     /** The node's device self time summed over its devices (saturating; 0 without device time). */
     public long deviceSelfTimeNs() {
+        // By index, not for-each: an empty list's iterator is an object, made for each of a run's
+        // million nodes without device time when the store packs them (77 MB per 1M-op import).
         long sum = 0;
-        for (DeviceTime t : deviceTimes) {
-            sum = Saturating.add(sum, t.selfTimeNs());
+        for (int k = 0; k < deviceTimes.size(); k++) {
+            sum = Saturating.add(sum, deviceTimes.get(k).selfTimeNs());
         }
         return sum;
     }
@@ -62,8 +64,8 @@ public record GraphNode(
     /** The node's device total time summed over its devices (saturating; 0 without device time). */
     public long deviceTotalTimeNs() {
         long sum = 0;
-        for (DeviceTime t : deviceTimes) {
-            sum = Saturating.add(sum, t.totalTimeNs());
+        for (int k = 0; k < deviceTimes.size(); k++) {
+            sum = Saturating.add(sum, deviceTimes.get(k).totalTimeNs());
         }
         return sum;
     }
