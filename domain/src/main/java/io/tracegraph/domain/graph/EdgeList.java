@@ -3,6 +3,7 @@ package io.tracegraph.domain.graph;
 import static io.tracegraph.domain.task.Tasks.join;
 
 import java.util.AbstractList;
+import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +54,32 @@ public final class EdgeList extends AbstractList<GraphEdge> implements RandomAcc
 
     EdgeList(CompletableFuture<Columns> future) {
         this.future = Objects.requireNonNull(future, "future");
+    }
+
+    /**
+     * The edges as columns: the list itself when it is an {@code EdgeList} (a built graph's), else
+     * its edges copied into columns (a graph read back or made by hand), so that a reader of many
+     * edges goes by column either way, without an edge object per read.
+     */
+    public static EdgeList of(List<GraphEdge> edges) {
+        if (edges instanceof EdgeList list) {
+            return list;
+        }
+        int size = edges.size();
+        String[] from = new String[size];
+        String[] to = new String[size];
+        byte[] kinds = new byte[size];
+        long[] durations = new long[size];
+        String[] labels = new String[size];
+        for (int i = 0; i < size; i++) {
+            GraphEdge e = edges.get(i);
+            from[i] = e.from();
+            to[i] = e.to();
+            kinds[i] = (byte) e.kind().ordinal();
+            durations[i] = e.durationNs();
+            labels[i] = e.label();
+        }
+        return new EdgeList(CompletableFuture.completedFuture(new Columns(size, from, to, kinds, durations, labels)));
     }
 
     private Columns columns() {

@@ -18,6 +18,23 @@ class EdgeListTest {
     }
 
     @Test
+    void ofAnEdgeListIsItselfAndOfAnyOtherListItsEdgesAsColumns() {
+        EdgeList built = new EdgeList(CompletableFuture.completedFuture(columns()));
+        assertThat(EdgeList.of(built)).isSameAs(built);
+
+        List<GraphEdge> plain = List.of(new GraphEdge("a", "b", GraphEdgeKind.CALL, 7, null),
+                new GraphEdge("t1", "t2", GraphEdgeKind.DATA, 9, "add"));
+        EdgeList copied = EdgeList.of(plain);
+        assertThat(copied).isEqualTo(plain);
+        assertThat(copied.from(1)).isEqualTo("t1");
+        assertThat(copied.kind(1)).isEqualTo(GraphEdgeKind.DATA);
+        assertThat(copied.durationNs(0)).isEqualTo(7);
+        assertThat(copied.label(0)).isNull();
+        assertThat(copied.label(1)).isEqualTo("add");
+        assertThat(EdgeList.of(List.of())).isEmpty();
+    }
+
+    @Test
     void readsAsAListOfEdgesAndMemberByMember() {
         EdgeList edges = new EdgeList(CompletableFuture.completedFuture(columns()));
 
