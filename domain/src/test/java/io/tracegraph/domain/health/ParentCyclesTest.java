@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The positional cycle search of the trace/6 checks answers as the id-keyed one it replaced. */
+/** The positional cycle search of the health checks answers as the id-keyed one it replaced. */
 class ParentCyclesTest {
     @Test
     void answersAsTheIdKeyedSearchOnRandomParentGraphsWithDuplicateIds() {
@@ -40,7 +40,7 @@ class ParentCyclesTest {
                 parentOf[i] = p == null ? -1 : p;
             }
             boolean[] reaching = HealthAnalyzer.ParentCycles.reaching(parentOf);
-            HealthAnalyzer.CycleFinder old = new HealthAnalyzer.CycleFinder(byId);
+            CycleFinder old = new CycleFinder(byId);
             for (int i = 0; i < count; i++) {
                 SpanRecord span = spans.get(i);
                 boolean holder = index.get(span.id()) == i;
