@@ -44,17 +44,15 @@ final class CaptureHealthRules {
     private final int revision;
     private final boolean failed;
     private final List<HealthIssue> issues = new ArrayList<>();
-    private final Map<String, SpanRecord> byId;
+    /** Each span id's position in the document (a later duplicate takes the id). */
+    private final Map<String, Integer> positions;
 
     private CaptureHealthRules(TraceDocument doc) {
         this.doc = doc;
         int r = doc.revision();
         this.revision = r >= 7 ? r : TraceSchemas.NEWEST;
         this.failed = doc.outcome().isFailed();
-        this.byId = new HashMap<>(doc.spans().size() * 2);
-        for (SpanRecord span : doc.spans()) {
-            byId.put(span.id(), span);
-        }
+        this.positions = SpanPositions.byId(doc.spans());
     }
 
     static TraceHealth analyze(TraceDocument doc) {
@@ -124,7 +122,7 @@ final class CaptureHealthRules {
             warning("capture_failed",
                     outcome.reason() != null ? outcome.reason() : "capture ended with a failed outcome");
         }
-        if (byId.size() != spans.size()) {
+        if (positions.size() != spans.size()) {
             error("duplicate_span_id", "span IDs must be unique");
         }
         if (roots != 1) {
@@ -136,13 +134,13 @@ final class CaptureHealthRules {
         checkSpans(spans);
         opsUnknown.forEach(id -> unknownSpan("operation", id));
         for (TensorEvent tensor : doc.tensors()) {
-            if (!byId.containsKey(tensor.spanId())) {
+            if (!positions.containsKey(tensor.spanId())) {
                 unknownSpan("tensor", tensor.spanId());
             }
         }
         if (revision >= 10) {
             for (TensorStats stats : doc.tensorStats()) {
-                if (!byId.containsKey(stats.spanId())) {
+                if (!positions.containsKey(stats.spanId())) {
                     unknownSpan("tensor stats", stats.spanId());
                 }
             }
@@ -211,7 +209,7 @@ final class CaptureHealthRules {
             latest = Math.max(latest, Saturating.add(op.timestampNs(), op.durationNs()));
             if (!op.spanId().equals(lastSpanId)) {
                 lastSpanId = op.spanId();
-                span = byId.get(lastSpanId);
+                span = span(lastSpanId);
             }
             if (span == null) {
                 opsUnknown.add(op.spanId());
@@ -234,7 +232,7 @@ final class CaptureHealthRules {
             latest = Math.max(latest, event.timestampNs());
             if (!event.spanId().equals(lastSpanId)) {
                 lastSpanId = event.spanId();
-                span = byId.get(lastSpanId);
+                span = span(lastSpanId);
             }
             if (span == null) {
                 memoryUnknown.add(event.spanId());
@@ -252,7 +250,6 @@ final class CaptureHealthRules {
      * original walks its map: over positions, in one linear pass for all spans (as for trace/6).
      */
     private void checkSpans(List<SpanRecord> spans) {
-        Map<String, Integer> positions = SpanPositions.byId(spans);
         int[] parentOf = new int[spans.size()];
         for (int i = 0; i < parentOf.length; i++) {
             String parentId = spans.get(i).parentId();
@@ -260,7 +257,8 @@ final class CaptureHealthRules {
             parentOf[i] = p == null ? -1 : p;
         }
         boolean[] reachesCycle = HealthAnalyzer.ParentCycles.reaching(parentOf);
-        for (SpanRecord span : spans) {
+        for (int i = 0; i < parentOf.length; i++) {
+            SpanRecord span = spans.get(i);
             if (!span.closed()) {
                 if (failed) {
                     warning("open_span", "span `" + span.id() + "` was interrupted");
@@ -269,7 +267,7 @@ final class CaptureHealthRules {
                 }
             }
             if (span.parentId() != null) {
-                SpanRecord parent = byId.get(span.parentId());
+                SpanRecord parent = parentOf[i] < 0 ? null : spans.get(parentOf[i]);
                 if (parent == null) {
                     error("unknown_parent",
                             "span `" + span.id() + "` refers to missing parent `" + span.parentId() + "`");
@@ -291,7 +289,7 @@ final class CaptureHealthRules {
     /** Device intervals of unknown spans, then empty ones. */
     private void checkIntervals() {
         for (DeviceInterval interval : doc.deviceIntervals()) {
-            if (!byId.containsKey(interval.spanId())) {
+            if (!positions.containsKey(interval.spanId())) {
                 unknownSpan("device interval", interval.spanId());
             }
         }
@@ -300,6 +298,12 @@ final class CaptureHealthRules {
                 error("empty_device_interval", "device interval for `" + interval.spanId() + "` has zero duration");
             }
         }
+    }
+
+    /** The span that holds {@code id}, or {@code null}. */
+    private SpanRecord span(String id) {
+        Integer at = positions.get(id);
+        return at == null ? null : doc.spans().get(at);
     }
 
     private void unknownSpan(String kind, String spanId) {
@@ -315,11 +319,11 @@ final class CaptureHealthRules {
         for (EdgeEvent edge : doc.edges()) {
             String from = edge.fromSpan();
             String to = edge.toSpan();
-            if (!byId.containsKey(from) || !byId.containsKey(to)) {
+            if (!positions.containsKey(from) || !positions.containsKey(to)) {
                 error("unknown_call_edge_span", "call edge `" + from + "` -> `" + to + "` refers to a missing span");
                 continue;
             }
-            SpanRecord target = byId.get(to);
+            SpanRecord target = span(to);
             if (!from.equals(target.parentId())) {
                 error("call_edge_hierarchy_mismatch", "call edge `" + from + "` -> `" + to
                         + "` does not match the span hierarchy");
