@@ -789,7 +789,9 @@ final class RecordDecoder {
                     break;
                 case "families":
                     mark(3, path);
-                    families = objects(path, this::gradientFamily);
+                    FamilyPaths familyPaths = new FamilyPaths(path + ".family", path + ".expectation",
+                            path + ".min_present");
+                    families = objects(path, element -> gradientFamily(element, familyPaths));
                     break;
                 default: skip(path);
             }
@@ -824,22 +826,24 @@ final class RecordDecoder {
                 required(family, paths.family()));
     }
 
-    private GradientFamily gradientFamily(String member) throws IOException {
+    /** The paths of a gradient family's members, built once for the whole array (a family per layer: 10k and more). */
+    private record FamilyPaths(String family, String expectation, String minPresent) {}
+
+    private GradientFamily gradientFamily(String member, FamilyPaths paths) throws IOException {
         String family = null;
         FamilyExpectation expectation = null;
         long minPresent = -1;
         String field;
         while ((field = nextField()) != null) {
-            String path = member + "." + field;
             switch (field) {
-                case "family": mark(1, path); family = string(path); break;
-                case "expectation": mark(2, path); expectation = expectation(path); break;
-                case "min_present": mark(3, path); minPresent = u63(path); break;
-                default: skip(path);
+                case "family": mark(1, paths.family()); family = string(paths.family()); break;
+                case "expectation": mark(2, paths.expectation()); expectation = expectation(paths.expectation()); break;
+                case "min_present": mark(3, paths.minPresent()); minPresent = u63(paths.minPresent()); break;
+                default: skip(member + "." + field);
             }
         }
-        return new GradientFamily(required(family, member + ".family"), required(expectation, member + ".expectation"),
-                requiredLong(minPresent, member + ".min_present"));
+        return new GradientFamily(required(family, paths.family()), required(expectation, paths.expectation()),
+                requiredLong(minPresent, paths.minPresent()));
     }
 
     /** {@code meta.comparison_identity}; {@code implementation_id} from trace/8 on. */
