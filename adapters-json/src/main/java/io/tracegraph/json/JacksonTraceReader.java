@@ -632,6 +632,28 @@ public final class JacksonTraceReader implements TraceReader {
 
     /** Decodes one trimmed, non-empty line into a record. */
     static Object decodeLine(RecordDecoder decoder, byte[] buf, int offset, int length) {
+        // A big gradient manifest is read from its bytes, Jackson reading the rest of the meta line;
+        // when the decoder does not take it, or anything fails, the line is read as written (so
+        // that an error names the column it has there).
+        ManifestSplice splice = ManifestSplice.of(buf, offset, length);
+        if (splice != null) {
+            decoder.splice(splice);
+            try {
+                Object record = decodeWhole(decoder, splice.line(), 0, splice.line().length);
+                if (splice.taken()) {
+                    return record;
+                }
+            } catch (RecordDecoder.DecodeException e) {
+                // read as written below
+            } finally {
+                decoder.splice(null);
+            }
+        }
+        return decodeWhole(decoder, buf, offset, length);
+    }
+
+    /** Decodes one trimmed, non-empty line into a record, all of it through Jackson. */
+    private static Object decodeWhole(RecordDecoder decoder, byte[] buf, int offset, int length) {
         if (buf[offset] != '{') {
             if (length >= 3 && (buf[offset] & 0xff) == 0xEF && (buf[offset + 1] & 0xff) == 0xBB
                     && (buf[offset + 2] & 0xff) == 0xBF) {

@@ -70,6 +70,8 @@ final class RecordDecoder {
     private JsonParser p;
     /** See {@link #lineWithoutEscapes}. */
     private boolean withoutEscapes;
+    /** See {@link #splice(ManifestSplice)}. */
+    private ManifestSplice splice;
     private String kindName;
     private long seen;
     /** The candle-graph revision whose members are decoded (6..10). */
@@ -784,6 +786,12 @@ final class RecordDecoder {
                 case "manifest_sha256": mark(1, path); sha = string(path); break;
                 case "expected":
                     mark(2, path);
+                    if (splice != null && p.currentToken() == JsonToken.START_ARRAY
+                            && p.currentTokenLocation().getByteOffset() == splice.arrayOffset()) {
+                        p.skipChildren();    // the array emptied by the splice, which read its entries
+                        expected = splice.take();
+                        break;
+                    }
                     ExpectedPaths paths = new ExpectedPaths(path + ".root", path + ".key", path + ".family");
                     expected = objects(path, element -> expectedGradient(element, paths));
                     break;
@@ -1128,6 +1136,14 @@ final class RecordDecoder {
      */
     private String checked(String field, String s) {
         return withoutEscapes ? s : checkSurrogates(field, s);
+    }
+
+    /**
+     * Tells the decoder that the line it decodes next is {@code splice}'s line, whose gradient
+     * manifest the splice read ({@code null} again after it).
+     */
+    void splice(ManifestSplice splice) {
+        this.splice = splice;
     }
 
     /**
