@@ -736,14 +736,16 @@ final class CompactLineDecoder {
             return recent;
         }
         Shape shape = Shape.of(Arrays.copyOf(dims, n));
-        Shape known = shapes.putIfAbsent(shape, shape);
-        if (known != null) {
-            shape = known;
-        } else if (shapes.size() > POOL_LIMIT) {
+        // computeIfAbsent, not putIfAbsent: a result that is never null. putIfAbsent's null for a
+        // shape not met before came seldom enough for C2 to bet on "never", and each new shape late
+        // in a trace then threw the compiled record decoder away (twice per 1M-op trace/10 build,
+        // and the member loop compiled again with it).
+        Shape pooled = shapes.computeIfAbsent(shape, s -> s);
+        if (pooled == shape && shapes.size() > POOL_LIMIT) {
             shapes.clear();
         }
-        recentShapes[slot] = shape;
-        return shape;
+        recentShapes[slot] = pooled;
+        return pooled;
     }
 
     /** Whether {@code shape} has the {@code n} dimensions just read. */

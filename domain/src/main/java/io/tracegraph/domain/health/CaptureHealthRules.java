@@ -313,9 +313,33 @@ final class CaptureHealthRules {
     /**
      * Call edges must join a span to one of its children and report the child's duration; data
      * edges must join known tensors. (The original checks both kinds in one pass in file order;
-     * here call-edge issues come before data-edge issues: see docs/decisions.md.)
+     * here call-edge issues come before data-edge issues: see docs/decisions.md.) Each walk is a
+     * method of its own, for the reason given above the scans.
      */
     private void checkEdges() {
+        checkCallEdges();
+        if (doc.dataEdges().isEmpty()) {
+            return;
+        }
+        // The tensor ids the data edges name, looked for among tensors and op inputs and outputs
+        // until all are found: outputs first, inputs only for what is still pending (an op's input
+        // is mostly an earlier op's output, so the first walk finds almost every endpoint at a
+        // third of the lookups).
+        Set<String> pending = dataEdgeEndpoints();
+        removeTensors(pending);
+        removeOutputs(pending);
+        removeInputs(pending);
+        for (DataEdgeEvent edge : doc.dataEdges()) {
+            if (edge.fromTensor().isEmpty() || edge.toTensor().isEmpty()) {
+                error("empty_data_edge_endpoint", "data-edge tensor IDs cannot be empty");
+            } else if (pending.contains(edge.fromTensor()) || pending.contains(edge.toTensor())) {
+                error("unknown_data_edge_tensor", "data edge `" + edge.fromTensor() + "` -> `" + edge.toTensor()
+                        + "` refers to unknown tensor evidence");
+            }
+        }
+    }
+
+    private void checkCallEdges() {
         for (EdgeEvent edge : doc.edges()) {
             String from = edge.fromSpan();
             String to = edge.toSpan();
@@ -333,22 +357,25 @@ final class CaptureHealthRules {
                         + edge.durationNs() + " ns but the span reports " + target.durationNs() + " ns");
             }
         }
-        if (doc.dataEdges().isEmpty()) {
-            return;
-        }
-        // The tensor ids the data edges name, looked for among tensors and op inputs and outputs
-        // until all are found.
+    }
+
+    private Set<String> dataEdgeEndpoints() {
         Set<String> endpoints = new HashSet<>();
         for (DataEdgeEvent edge : doc.dataEdges()) {
             endpoints.add(edge.fromTensor());
             endpoints.add(edge.toTensor());
         }
-        Set<String> pending = new HashSet<>(endpoints);
-        for (int i = 0, n = doc.tensors().size(); i < n && !pending.isEmpty(); i++) {
-            pending.remove(doc.tensors().get(i).tensorId());
+        return endpoints;
+    }
+
+    private void removeTensors(Set<String> pending) {
+        List<TensorEvent> tensors = doc.tensors();
+        for (int i = 0, n = tensors.size(); i < n && !pending.isEmpty(); i++) {
+            pending.remove(tensors.get(i).tensorId());
         }
-        // Outputs first, inputs only for what is still pending: an op's input is mostly an earlier
-        // op's output, so the first walk finds almost every endpoint at a third of the lookups.
+    }
+
+    private void removeOutputs(Set<String> pending) {
         List<OpEvent> ops = doc.ops();
         for (int i = 0, n = ops.size(); i < n && !pending.isEmpty(); i++) {
             String output = ops.get(i).output();
@@ -356,18 +383,14 @@ final class CaptureHealthRules {
                 pending.remove(output);
             }
         }
+    }
+
+    private void removeInputs(Set<String> pending) {
+        List<OpEvent> ops = doc.ops();
         for (int i = 0, n = ops.size(); i < n && !pending.isEmpty(); i++) {
             List<String> inputs = ops.get(i).inputs();
             for (int k = 0; k < inputs.size(); k++) {
                 pending.remove(inputs.get(k));
-            }
-        }
-        for (DataEdgeEvent edge : doc.dataEdges()) {
-            if (edge.fromTensor().isEmpty() || edge.toTensor().isEmpty()) {
-                error("empty_data_edge_endpoint", "data-edge tensor IDs cannot be empty");
-            } else if (pending.contains(edge.fromTensor()) || pending.contains(edge.toTensor())) {
-                error("unknown_data_edge_tensor", "data edge `" + edge.fromTensor() + "` -> `" + edge.toTensor()
-                        + "` refers to unknown tensor evidence");
             }
         }
     }
