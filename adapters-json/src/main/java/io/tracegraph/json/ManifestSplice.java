@@ -1,6 +1,8 @@
 package io.tracegraph.json;
 
 import io.tracegraph.domain.trace.ExpectedGradient;
+import io.tracegraph.domain.trace.FamilyExpectation;
+import io.tracegraph.domain.trace.GradientFamily;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,16 +10,19 @@ import java.util.List;
 
 /**
  * The gradient manifest of a trace/9+ meta line ({@code capture_contract.gradient_contract.expected},
- * one entry per trainable parameter: 100k entries and 8 MB for a big model), read straight from the
- * line's bytes, and the line with an empty array in its place for {@link RecordDecoder} to read the
- * rest. Read by Jackson, the manifest was the only thing of a build that made the parser's and the
+ * one entry per trainable parameter: 100k entries and 8 MB for a big model, and the {@code families}
+ * after it, one per layer), read straight from the line's bytes, and the line with empty arrays in
+ * their place for {@link RecordDecoder} to read the rest. Read by Jackson, the manifest was the only thing of a build that made the parser's and the
  * record decoder's methods hot: the JIT compiled them (~0.2 s of C2's CPU on a 1M-op trace/10
  * build) while they ran slowly for one line, and never needed them again.
  *
  * <p>Only the producer's own spelling is read here: entries {@code {"root":…,"key":…,"family":…}}
- * without spaces, their strings printable ASCII without escapes. Anything else, or a line where
- * the decoder does not meet the empty array at {@link #arrayOffset()} as that very member, is read
- * by Jackson as written (the caller's fallback), so every value and every error stays Jackson's.
+ * and families {@code {"family":…,"expectation":…,"min_present":…}} right after them, without
+ * spaces, their strings printable ASCII without escapes, the expectation one of its spellings and
+ * the minimum plain digits (the families are left in the line when spelled otherwise). Anything
+ * else, or a line where the decoder does not meet the empty arrays at {@link #arrayOffset()} and
+ * {@link #familiesOffset()} as those very members, is read by Jackson as written (the caller's
+ * fallback), so every value and every error stays Jackson's.
  */
 final class ManifestSplice {
     /** Shorter meta lines are read by Jackson alone: the splice would save little. */
@@ -27,16 +32,28 @@ final class ManifestSplice {
     private static final byte[] ROOT = ascii("{\"root\":\"");
     private static final byte[] KEY = ascii("\",\"key\":\"");
     private static final byte[] FAMILY = ascii("\",\"family\":\"");
+    private static final byte[] FAMILIES = ascii(",\"families\":[{\"family\":\"");
+    private static final byte[] FAMILY_START = ascii("{\"family\":\"");
+    private static final byte[] EXPECTATION = ascii("\",\"expectation\":\"");
+    private static final byte[] MIN_PRESENT = ascii("\",\"min_present\":");
+    private static final byte[][] EXPECTATIONS = {ascii("active"), ascii("inactive"), ascii("data_conditional")};
+    private static final FamilyExpectation[] EXPECTATION_VALUES = {FamilyExpectation.ACTIVE,
+        FamilyExpectation.INACTIVE, FamilyExpectation.DATA_CONDITIONAL};
 
     private final byte[] line;
     private final int arrayOffset;
     private final List<ExpectedGradient> expected;
+    /** The families, or {@code null} when they are left in the line. */
+    private final List<GradientFamily> families;
     private boolean taken;
+    private boolean familiesTaken;
 
-    private ManifestSplice(byte[] line, int arrayOffset, List<ExpectedGradient> expected) {
+    private ManifestSplice(byte[] line, int arrayOffset, List<ExpectedGradient> expected,
+            List<GradientFamily> families) {
         this.line = line;
         this.arrayOffset = arrayOffset;
         this.expected = expected;
+        this.families = families;
     }
 
     /**
@@ -60,13 +77,32 @@ final class ManifestSplice {
             return null;
         }
         int close = reader.pos;    // after the array's ']'
-        byte[] line = new byte[length - (close - open) + 2];
+        // The families, when they follow in the producer's spelling: from their '[' to after their ']'.
+        List<GradientFamily> families = null;
+        int familiesOpen = close + FAMILIES.length - FAMILY_START.length - 1;
+        int familiesClose = familiesOpen;
+        if (startsWith(buf, close, end, FAMILIES)) {
+            reader.pos = familiesOpen + 1;
+            families = reader.families();
+            familiesClose = families == null ? familiesOpen : reader.pos;
+        }
+        byte[] line = new byte[length - (close - open) + 2 - (familiesClose - familiesOpen) + (families == null ? 0 : 2)];
         int head = open - offset;
         System.arraycopy(buf, offset, line, 0, head);
         line[head] = '[';
         line[head + 1] = ']';
-        System.arraycopy(buf, close, line, head + 2, end - close);
-        return new ManifestSplice(line, head, Collections.unmodifiableList(expected));
+        int at = head + 2;
+        if (families != null) {
+            System.arraycopy(buf, close, line, at, familiesOpen - close);
+            at += familiesOpen - close;
+            line[at] = '[';
+            line[at + 1] = ']';
+            at += 2;
+            close = familiesClose;
+        }
+        System.arraycopy(buf, close, line, at, end - close);
+        return new ManifestSplice(line, head, Collections.unmodifiableList(expected),
+                families == null ? null : Collections.unmodifiableList(families));
     }
 
     /** The line with the manifest's array emptied. */
@@ -85,9 +121,20 @@ final class ManifestSplice {
         return expected;
     }
 
-    /** Whether the decoder took the entries: when not, the line must be read as written. */
+    /** Where the emptied families' array begins in {@link #line()}, or -1 when they are left in the line. */
+    int familiesOffset() {
+        return families == null ? -1 : arrayOffset + 2 + FAMILIES.length - FAMILY_START.length - 1;
+    }
+
+    /** The families, for the decoder that met their emptied array where they were. */
+    List<GradientFamily> takeFamilies() {
+        familiesTaken = true;
+        return families;
+    }
+
+    /** Whether the decoder took all that was cut out: when not, the line must be read as written. */
     boolean taken() {
-        return taken;
+        return taken && (families == null || familiesTaken);
     }
 
     /** Reads entries from just after the array's '[' to just after its ']'. */
@@ -125,6 +172,74 @@ final class ManifestSplice {
                     return null;
                 }
             }
+        }
+
+        /** The families, or {@code null} when they are not spelled as the producer writes them. */
+        List<GradientFamily> families() {
+            List<GradientFamily> families = new ArrayList<>();
+            while (true) {
+                GradientFamily family = family();
+                if (family == null) {
+                    return null;
+                }
+                families.add(family);
+                if (pos >= end) {
+                    return null;
+                }
+                byte c = b[pos++];
+                if (c == ']') {
+                    return families;
+                }
+                if (c != ',') {
+                    return null;
+                }
+            }
+        }
+
+        private GradientFamily family() {
+            if (!literal(FAMILY_START)) {
+                return null;
+            }
+            int nameStart = pos;
+            int nameEnd = plain();
+            if (nameEnd < 0 || !literal(EXPECTATION)) {
+                return null;
+            }
+            int expectation = -1;
+            for (int k = 0; k < EXPECTATIONS.length && expectation < 0; k++) {
+                if (startsWith(b, pos, end, EXPECTATIONS[k]) && pos + EXPECTATIONS[k].length < end
+                        && b[pos + EXPECTATIONS[k].length] == '"') {
+                    expectation = k;
+                }
+            }
+            if (expectation < 0) {
+                return null;
+            }
+            pos += EXPECTATIONS[expectation].length;
+            if (!literal(MIN_PRESENT)) {
+                return null;
+            }
+            long minPresent = digits();
+            if (minPresent < 0 || pos >= end || b[pos] != '}') {
+                return null;
+            }
+            pos++;
+            return new GradientFamily(text(nameStart, nameEnd), EXPECTATION_VALUES[expectation], minPresent);
+        }
+
+        /** A number of plain digits without a leading zero (at most 18: no overflow), or -1. */
+        private long digits() {
+            int start = pos;
+            long value = 0;
+            while (pos < end && b[pos] >= '0' && b[pos] <= '9' && pos - start < 18) {
+                value = value * 10 + (b[pos] - '0');
+                pos++;
+            }
+            int count = pos - start;
+            if (count == 0 || (count > 1 && b[start] == '0') || (pos < end && b[pos] >= '0' && b[pos] <= '9')) {
+                return -1;
+            }
+            return value;
         }
 
         private ExpectedGradient entry() {

@@ -797,6 +797,12 @@ final class RecordDecoder {
                     break;
                 case "families":
                     mark(3, path);
+                    if (splice != null && p.currentToken() == JsonToken.START_ARRAY
+                            && p.currentTokenLocation().getByteOffset() == splice.familiesOffset()) {
+                        p.skipChildren();    // the array emptied by the splice, which read its families
+                        families = splice.takeFamilies();
+                        break;
+                    }
                     FamilyPaths familyPaths = new FamilyPaths(path + ".family", path + ".expectation",
                             path + ".min_present");
                     families = objects(path, element -> gradientFamily(element, familyPaths));

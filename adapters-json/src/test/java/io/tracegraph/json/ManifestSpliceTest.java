@@ -52,7 +52,8 @@ class ManifestSpliceTest {
         byte[] line = bytes(meta);
         ManifestSplice splice = ManifestSplice.of(line, 0, line.length);
         assertThat(splice).isNotNull();
-        assertThat(new String(splice.line(), StandardCharsets.UTF_8)).contains("\"expected\":[],\"families\":[");
+        assertThat(new String(splice.line(), StandardCharsets.UTF_8)).contains("\"expected\":[],\"families\":[]}");
+        assertThat(splice.familiesOffset()).isEqualTo(splice.arrayOffset() + "[],\"families\":".length());
 
         RecordDecoder decoder = new RecordDecoder().at(10);
         decoder.splice(splice);
@@ -82,6 +83,23 @@ class ManifestSpliceTest {
         }
         String escaped = meta.replace(entry, entry.replace("{\"root\":\"", "{\"root\":\"\\u0076"));
         assertThat(manifest(decode(escaped)).expected().get(0).root()).startsWith("v");
+    }
+
+    @Test
+    void familiesSpelledOtherwiseStayInTheLineForJackson() {
+        String line = meta.replace("\"min_present\":1}", "\"min_present\": 1}");
+        byte[] b = bytes(line);
+        ManifestSplice splice = ManifestSplice.of(b, 0, b.length);
+        assertThat(splice).isNotNull();
+        assertThat(splice.familiesOffset()).isEqualTo(-1);
+        Object read = decode(line);
+        assertThat(read).isEqualTo(decode(unspliced(meta)));
+        assertThat(manifest(read).families()).hasSizeGreaterThan(10);
+        for (String minimum : new String[] {"01", "-1", "1.0", "1234567890123456789"}) {
+            String other = meta.replaceFirst("\"min_present\":1}", "\"min_present\":" + minimum + "}");
+            assertThat(ManifestSplice.of(bytes(other), 0, bytes(other).length).familiesOffset()).as(minimum)
+                    .isEqualTo(-1);
+        }
     }
 
     @Test
