@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The top-level members of the first JSON object in a trace's first bytes, as far as they go:
- * what the recognisers of JSON trace formats look at. The bytes may be cut anywhere; members after
- * the cut, or after malformed JSON, are not seen.
+ * what the recognisers of candle-graph's JSON forms look at. The bytes may be cut anywhere; members
+ * after the cut, or after malformed JSON, are not seen, and neither are members after {@code kind}.
  *
  * @param members the members seen, each with the token its value starts with (a string, an object,
  *                an array...), in no particular order
@@ -33,6 +33,13 @@ record FirstObject(Map<String, JsonToken> members, boolean object) {
                     break;
                 }
                 members.putIfAbsent(name, value);
+                if (name.equals("kind")) {
+                    // What both candle-graph forms ask is settled (JSONL: a string kind; the
+                    // document: no kind), and a trace/9+ meta line goes on with a manifest of
+                    // megabytes: its first 64 KiB were tokenised for nothing, which alone made
+                    // Jackson's token methods hot enough for C2.
+                    break;
+                }
                 p.skipChildren();
             }
         } catch (IOException e) {
