@@ -12,9 +12,10 @@ import java.util.List;
  * The gradient manifest of a trace/9+ meta line ({@code capture_contract.gradient_contract.expected},
  * one entry per trainable parameter: 100k entries and 8 MB for a big model, and the {@code families}
  * after it, one per layer), read straight from the line's bytes, and the line with empty arrays in
- * their place for {@link RecordDecoder} to read the rest. Read by Jackson, the manifest was the only thing of a build that made the parser's and the
- * record decoder's methods hot: the JIT compiled them (~0.2 s of C2's CPU on a 1M-op trace/10
- * build) while they ran slowly for one line, and never needed them again.
+ * their place for {@link RecordDecoder} to read the rest. Read by Jackson, the manifest was the
+ * only thing of a build that made the parser's and the record decoder's methods hot: the JIT
+ * compiled them (~0.2 s of C2's CPU on a 1M-op trace/10 build) while they ran slowly for one line,
+ * and never needed them again.
  *
  * <p>Only the producer's own spelling is read here: entries {@code {"root":…,"key":…,"family":…}}
  * and families {@code {"family":…,"expectation":…,"min_present":…}} right after them, without
@@ -86,7 +87,8 @@ final class ManifestSplice {
             families = reader.families();
             familiesClose = families == null ? familiesOpen : reader.pos;
         }
-        byte[] line = new byte[length - (close - open) + 2 - (familiesClose - familiesOpen) + (families == null ? 0 : 2)];
+        int cut = (close - open - 2) + (families == null ? 0 : familiesClose - familiesOpen - 2);
+        byte[] line = new byte[length - cut];
         int head = open - offset;
         System.arraycopy(buf, offset, line, 0, head);
         line[head] = '[';

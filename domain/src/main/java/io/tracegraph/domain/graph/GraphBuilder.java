@@ -239,8 +239,8 @@ public final class GraphBuilder {
     // Each pass over a list is a method of its own, not a loop of build(): build() runs once, so
     // each of its hot loops was compiled on its own (on-stack replacement) together with everything
     // after it in build(), again after the loop's end met code not yet resolved, and a trace/7+
-    // graph's device times made those compilations more than twice the size of a trace/6 graph's
-    // (JFR, mean of three builds of each twin: 605 against 259 ms of C2 compilation).
+    // graph's device times made those compilations more than twice as long as a trace/6 graph's
+    // (JFR's compilation durations, mean of three builds of each twin: 605 against 259 ms).
 
     /** Each op's metric bytes; its span's bytes, storage bytes and whether it has op bytes filled in. */
     private long[] opBytes(long[] spanBytes, long[] spanStorage, boolean[] hasOpBytes) {
