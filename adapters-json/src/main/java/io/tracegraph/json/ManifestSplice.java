@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The gradient manifest of a trace/9+ meta line ({@code capture_contract.gradient_contract.expected},
@@ -156,41 +157,26 @@ final class ManifestSplice {
 
         /** The entries, or {@code null} when they are not spelled as the producer writes them. */
         List<ExpectedGradient> entries() {
-            List<ExpectedGradient> entries = new ArrayList<>();
-            while (true) {
-                ExpectedGradient entry = entry();
-                if (entry == null) {
-                    return null;
-                }
-                entries.add(entry);
-                if (pos >= end) {
-                    return null;
-                }
-                byte c = b[pos++];
-                if (c == ']') {
-                    return entries;
-                }
-                if (c != ',') {
-                    return null;
-                }
-            }
+            return elements(this::entry);
         }
 
         /** The families, or {@code null} when they are not spelled as the producer writes them. */
         List<GradientFamily> families() {
-            List<GradientFamily> families = new ArrayList<>();
+            return elements(this::family);
+        }
+
+        /** The elements up to the array's ']' (read past), or {@code null} when one is not {@code element}'s. */
+        private <T> List<T> elements(Supplier<T> element) {
+            List<T> elements = new ArrayList<>();
             while (true) {
-                GradientFamily family = family();
-                if (family == null) {
+                T next = element.get();
+                if (next == null || pos >= end) {
                     return null;
                 }
-                families.add(family);
-                if (pos >= end) {
-                    return null;
-                }
+                elements.add(next);
                 byte c = b[pos++];
                 if (c == ']') {
-                    return families;
+                    return elements;
                 }
                 if (c != ',') {
                     return null;
