@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The gradient manifest of a trace/9+ meta line ({@code capture_contract.gradient_contract.expected},
@@ -156,20 +155,26 @@ final class ManifestSplice {
         }
 
         /** The entries, or {@code null} when they are not spelled as the producer writes them. */
+        @SuppressWarnings("unchecked")
         List<ExpectedGradient> entries() {
-            return elements(this::entry);
+            return (List<ExpectedGradient>) elements(true);
         }
 
         /** The families, or {@code null} when they are not spelled as the producer writes them. */
+        @SuppressWarnings("unchecked")
         List<GradientFamily> families() {
-            return elements(this::family);
+            return (List<GradientFamily>) elements(false);
         }
 
-        /** The elements up to the array's ']' (read past), or {@code null} when one is not {@code element}'s. */
-        private <T> List<T> elements(Supplier<T> element) {
-            List<T> elements = new ArrayList<>();
+        /**
+         * The entries ({@code entries}) or families up to the array's ']' (read past), or {@code null}
+         * when one is not spelled so. (Told by a flag, not a Supplier: a lambda's own method was one
+         * more compilation for C2 to make.)
+         */
+        private List<?> elements(boolean entries) {
+            List<Object> elements = new ArrayList<>();
             while (true) {
-                T next = element.get();
+                Object next = entries ? entry() : family();
                 if (next == null || pos >= end) {
                     return null;
                 }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.tracegraph.domain.port.TraceFormat;
 import io.tracegraph.domain.port.TraceReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -16,6 +18,7 @@ import java.util.Locale;
  */
 public final class PyTorchTraceFormat implements TraceFormat {
     private static final JsonFactory FACTORY = new JsonFactory();
+    private static final byte[] TRACE_EVENTS = "\"traceEvents\"".getBytes(StandardCharsets.US_ASCII);
 
     private final TraceReader reader;
 
@@ -74,6 +77,9 @@ public final class PyTorchTraceFormat implements TraceFormat {
 
     /** A {@code "traceEvents"} member at the top level whose value starts an array. */
     private static boolean hasTraceEventsArray(byte[] head, int from) {
+        if (!mayName(head, from, TRACE_EVENTS)) {
+            return false;
+        }
         try (JsonParser p = FACTORY.createParser(head, from, head.length - from)) {
             p.nextToken();
             for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
@@ -89,6 +95,25 @@ public final class PyTorchTraceFormat implements TraceFormat {
             }
         } catch (IOException e) {
             // cut short or malformed: not seen
+        }
+        return false;
+    }
+
+    /**
+     * Whether a member of the JSON in {@code head} from {@code from} may be named by
+     * {@code quoted} (a name in quotes): it is there as written, or a backslash is (a name may be
+     * spelled with escapes), or a NUL byte (the JSON may be in UTF-16 or UTF-32, which Jackson
+     * reads). Without any of them no member has that name, and the JSON is not tokenised (a
+     * candle-graph trace/9+ meta line goes on with a manifest of megabytes).
+     */
+    private static boolean mayName(byte[] head, int from, byte[] quoted) {
+        for (int i = from, last = head.length - quoted.length; i < head.length; i++) {
+            if (head[i] == '\\' || head[i] == 0) {
+                return true;
+            }
+            if (head[i] == '"' && i <= last && Arrays.equals(head, i, i + quoted.length, quoted, 0, quoted.length)) {
+                return true;
+            }
         }
         return false;
     }
