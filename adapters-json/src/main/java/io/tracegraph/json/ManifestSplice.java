@@ -5,6 +5,7 @@ import io.tracegraph.domain.trace.FamilyExpectation;
 import io.tracegraph.domain.trace.GradientFamily;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -43,16 +44,19 @@ final class ManifestSplice {
 
     private final byte[] line;
     private final int arrayOffset;
+    /** Where the emptied families' array begins in {@link #line}, or -1 when they are left in the line. */
+    private final int familiesOffset;
     private final List<ExpectedGradient> expected;
     /** The families, or {@code null} when they are left in the line. */
     private final List<GradientFamily> families;
     private boolean taken;
     private boolean familiesTaken;
 
-    private ManifestSplice(byte[] line, int arrayOffset, List<ExpectedGradient> expected,
+    private ManifestSplice(byte[] line, int arrayOffset, int familiesOffset, List<ExpectedGradient> expected,
             List<GradientFamily> families) {
         this.line = line;
         this.arrayOffset = arrayOffset;
+        this.familiesOffset = familiesOffset;
         this.expected = expected;
         this.families = families;
     }
@@ -94,16 +98,18 @@ final class ManifestSplice {
         line[head] = '[';
         line[head + 1] = ']';
         int at = head + 2;
+        int familiesAt = -1;
         if (families != null) {
             System.arraycopy(buf, close, line, at, familiesOpen - close);
             at += familiesOpen - close;
+            familiesAt = at;
             line[at] = '[';
             line[at + 1] = ']';
             at += 2;
             close = familiesClose;
         }
         System.arraycopy(buf, close, line, at, end - close);
-        return new ManifestSplice(line, head, Collections.unmodifiableList(expected),
+        return new ManifestSplice(line, head, familiesAt, Collections.unmodifiableList(expected),
                 families == null ? null : Collections.unmodifiableList(families));
     }
 
@@ -125,7 +131,7 @@ final class ManifestSplice {
 
     /** Where the emptied families' array begins in {@link #line()}, or -1 when they are left in the line. */
     int familiesOffset() {
-        return families == null ? -1 : arrayOffset + 2 + FAMILIES.length - FAMILY_START.length - 1;
+        return familiesOffset;
     }
 
     /** The families, for the decoder that met their emptied array where they were. */
@@ -301,15 +307,7 @@ final class ManifestSplice {
     }
 
     private static boolean startsWith(byte[] buf, int at, int end, byte[] text) {
-        if (end - at < text.length) {
-            return false;
-        }
-        for (int i = 0; i < text.length; i++) {
-            if (buf[at + i] != text[i]) {
-                return false;
-            }
-        }
-        return true;
+        return end - at >= text.length && Arrays.equals(buf, at, at + text.length, text, 0, text.length);
     }
 
     private static int indexOf(byte[] buf, int from, int end, byte[] text) {

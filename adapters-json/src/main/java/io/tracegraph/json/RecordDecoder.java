@@ -786,9 +786,7 @@ final class RecordDecoder {
                 case "manifest_sha256": mark(1, path); sha = string(path); break;
                 case "expected":
                     mark(2, path);
-                    if (splice != null && p.currentToken() == JsonToken.START_ARRAY
-                            && p.currentTokenLocation().getByteOffset() == splice.arrayOffset()) {
-                        p.skipChildren();    // the array emptied by the splice, which read its entries
+                    if (atSplice(splice == null ? -1 : splice.arrayOffset())) {
                         expected = splice.take();
                         break;
                     }
@@ -797,9 +795,7 @@ final class RecordDecoder {
                     break;
                 case "families":
                     mark(3, path);
-                    if (splice != null && p.currentToken() == JsonToken.START_ARRAY
-                            && p.currentTokenLocation().getByteOffset() == splice.familiesOffset()) {
-                        p.skipChildren();    // the array emptied by the splice, which read its families
+                    if (atSplice(splice == null ? -1 : splice.familiesOffset())) {
                         families = splice.takeFamilies();
                         break;
                     }
@@ -838,6 +834,19 @@ final class RecordDecoder {
         }
         return new ExpectedGradient(required(root, paths.root()), required(key, paths.key()),
                 required(family, paths.family()));
+    }
+
+    /**
+     * Whether the parser stands at an array the splice emptied, which begins at {@code offset} of
+     * the line (-1: none): then the parser is moved past it, and the splice's values stand for it.
+     */
+    private boolean atSplice(long offset) throws IOException {
+        if (offset < 0 || p.currentToken() != JsonToken.START_ARRAY
+                || p.currentTokenLocation().getByteOffset() != offset) {
+            return false;
+        }
+        p.skipChildren();
+        return true;
     }
 
     /** The paths of a gradient family's members, built once for the whole array (a family per layer: 10k and more). */
