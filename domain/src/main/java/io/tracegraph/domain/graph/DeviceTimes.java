@@ -70,8 +70,12 @@ final class DeviceTimes {
         int d = devices.length;
         OpNodes opNodes = null;
 
-        long[] self = new long[nodes * d];
-        boolean[] has = new boolean[nodes * d];
+        // Rows for the span nodes; rows for the op nodes (a million in a 1M-op trace) only once an
+        // interval names one: producers attribute device work to spans, and op node rows that stay
+        // empty were 16 MB of arrays to zero, copy and walk.
+        int rows = n;
+        long[] self = new long[rows * d];
+        boolean[] has = new boolean[rows * d];
         last = null;
         int lastIndex = 0;
         for (DeviceInterval iv : intervals) {
@@ -85,20 +89,28 @@ final class DeviceTimes {
                     opNodes = new OpNodes(spanIndex, n, opNodeIds, opSpan);
                 }
                 int j = opNodes.find(iv.spanId());
-                node = j < 0 ? null : n + j;
+                if (j < 0) {
+                    continue;
+                }
+                node = n + j;
+                if (rows == n) {
+                    rows = nodes;
+                    self = Arrays.copyOf(self, rows * d);
+                    has = Arrays.copyOf(has, rows * d);
+                }
             }
-            if (node != null) {
-                int key = node * d + lastIndex;
-                self[key] = Saturating.add(self[key], iv.durationNs());
-                has[key] = true;
-            }
+            int key = node * d + lastIndex;
+            self[key] = Saturating.add(self[key], iv.durationNs());
+            has[key] = true;
         }
 
         long[] total = self.clone();
         // Op nodes first (they are leaves under their span), then spans bottom-up.
-        for (int j = 0; j < opNodeIds.length; j++) {
-            if (opSpan[j] >= 0) {
-                addInto(total, has, n + j, opSpan[j], d);
+        if (rows > n) {
+            for (int j = 0; j < opNodeIds.length; j++) {
+                if (opSpan[j] >= 0) {
+                    addInto(total, has, n + j, opSpan[j], d);
+                }
             }
         }
         for (int k = order.length - 1; k >= 0; k--) {
@@ -124,7 +136,7 @@ final class DeviceTimes {
      * unmodifiable list, which the node keeps as it is instead of copying it.
      */
     List<DeviceTime> of(int i) {
-        if (self == null) {
+        if (self == null || i * d >= self.length) {
             return List.of();
         }
         int count = 0;
