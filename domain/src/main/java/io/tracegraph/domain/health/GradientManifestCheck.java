@@ -110,23 +110,9 @@ final class GradientManifestCheck {
             return;
         }
 
-        Map<String, FamilyFacts> families = new HashMap<>();
-        if (inManifestOrder(gradients, contract.expected())) {
-            // The capture reported the manifest's parameters once each, in its order (as candle-graph
-            // writes them): the manifest's keys are distinct (checked above), so every observed key
-            // occurs once and is expected, and nothing is missing; only the family facts are left.
-            List<ExpectedGradient> expected = contract.expected();
-            String lastFamily = null;
-            FamilyFacts facts = null;
-            for (int i = 0; i < expected.size(); i++) {
-                String family = expected.get(i).family();
-                if (!family.equals(lastFamily)) {
-                    lastFamily = family;
-                    facts = families.computeIfAbsent(family, f -> new FamilyFacts());
-                }
-                count(facts, gradients.get(i).state());
-            }
-        } else {
+        Map<String, FamilyFacts> families = countInManifestOrder(gradients, contract.expected());
+        if (families == null) {
+            families = new HashMap<>();
             walkManifest(gradients, contract, failed, families, issues);
         }
 
@@ -163,19 +149,34 @@ final class GradientManifestCheck {
         }
     }
 
-    /** Whether the gradient facts name the manifest's parameters one for one, in its order. */
-    private static boolean inManifestOrder(List<GradientEvent> gradients, List<ExpectedGradient> expected) {
+    /**
+     * The family facts when the gradient facts name the manifest's parameters one for one, in its
+     * order (as candle-graph writes them), else {@code null}. The manifest's keys are distinct
+     * (checked before), so then every observed key occurs once and is expected, and nothing is
+     * missing: only the family facts are left, counted in the same walk.
+     */
+    private static Map<String, FamilyFacts> countInManifestOrder(List<GradientEvent> gradients,
+            List<ExpectedGradient> expected) {
         if (gradients.size() != expected.size()) {
-            return false;
+            return null;
         }
+        Map<String, FamilyFacts> families = new HashMap<>();
+        String lastFamily = null;
+        FamilyFacts facts = null;
         for (int i = 0; i < expected.size(); i++) {
             GradientEvent gradient = gradients.get(i);
             ExpectedGradient parameter = expected.get(i);
             if (!gradient.key().equals(parameter.key()) || !gradient.root().equals(parameter.root())) {
-                return false;
+                return null;
             }
+            String family = parameter.family();
+            if (!family.equals(lastFamily)) {
+                lastFamily = family;
+                facts = families.computeIfAbsent(family, f -> new FamilyFacts());
+            }
+            count(facts, gradient.state());
         }
-        return true;
+        return families;
     }
 
     private static void count(FamilyFacts facts, GradientState state) {

@@ -3,7 +3,6 @@ package io.tracegraph.domain.trace;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,28 +31,11 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
      * key and family, each as its UTF-8 length (little-endian u64) followed by its bytes.
      */
     public static String manifestSha256Of(List<ExpectedGradient> expected) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
-        // One buffer, one update: the digest's per-call overhead dominates for thousands of short
-        // strings. ASCII strings (almost all) are copied in as they are, without a UTF-8 array each.
-        Buffer bytes = new Buffer(64 + expected.size() * 64);
-        bytes.put(MANIFEST_SCHEMA.getBytes(StandardCharsets.UTF_8));
-        bytes.put((byte) 0);
+        Digest digest = new Digest();
         for (ExpectedGradient parameter : expected) {
-            bytes.field(parameter.root());
-            bytes.field(parameter.key());
-            bytes.field(parameter.family());
+            digest.entry(parameter);
         }
-        digest.update(bytes.array, 0, bytes.size);
-        StringBuilder hex = new StringBuilder("sha256:");
-        for (byte b : digest.digest()) {
-            hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return hex.toString();
+        return digest.hex();
     }
 
     /**
@@ -67,9 +49,10 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         if (families.isEmpty()) {
             return Optional.of("gradient families must not be empty");
         }
-        if (!manifestSha256.equals(manifestSha256Of(expected))) {
-            return Optional.of("gradient manifest SHA-256 does not match its ordered parameter manifest");
-        }
+        // One walk of the manifest: its digest, and the first entry problem in manifest order
+        // (reported after a digest mismatch, as the original checks the digest first).
+        Digest digest = new Digest();
+        String entryProblem = null;
         // The (root, key) pairs seen, as keys per root: a manifest has few roots, and a pair list
         // per parameter (100k and more) was an allocation and two string hashes combined each.
         Map<String, Set<String>> keysByRoot = new java.util.HashMap<>();
@@ -80,17 +63,23 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         String runFamily = null;
         int run = 0;
         for (ExpectedGradient parameter : expected) {
+            digest.entry(parameter);
+            if (entryProblem != null) {
+                continue;
+            }
             if (RustText.isBlank(parameter.root()) || RustText.isBlank(parameter.key())
                     || RustText.isBlank(parameter.family())) {
-                return Optional.of("gradient manifest root, key, and family must not be empty");
+                entryProblem = "gradient manifest root, key, and family must not be empty";
+                continue;
             }
             if (!parameter.root().equals(lastRoot)) {
                 lastRoot = parameter.root();
                 rootKeys = keysByRoot.computeIfAbsent(lastRoot, root -> new HashSet<>());
             }
             if (!rootKeys.add(parameter.key())) {
-                return Optional.of("gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
-                        + RustText.debugQuote(parameter.key()) + ") more than once");
+                entryProblem = "gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
+                        + RustText.debugQuote(parameter.key()) + ") more than once";
+                continue;
             }
             if (!parameter.family().equals(runFamily)) {
                 if (runFamily != null) {
@@ -100,6 +89,12 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
                 run = 0;
             }
             run++;
+        }
+        if (!manifestSha256.equals(digest.hex())) {
+            return Optional.of("gradient manifest SHA-256 does not match its ordered parameter manifest");
+        }
+        if (entryProblem != null) {
+            return Optional.of(entryProblem);
         }
         members.merge(runFamily, run, Integer::sum);
         Set<String> names = new HashSet<>();
@@ -135,52 +130,100 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         return Optional.empty();
     }
 
-    /** A growable byte array for the digest's input, with the manifest's field encoding. */
-    private static final class Buffer {
-        byte[] array;
-        int size;
+    /**
+     * The manifest digest being computed: the schema name and a NUL byte, then each entry's fields,
+     * each as its UTF-8 length (little-endian u64) and its bytes, fed to SHA-256 through one 64 KiB
+     * buffer (the digest's per-call overhead dominates for thousands of short strings; a buffer of
+     * the whole encoding was 7.5 MB for a 116,000-entry manifest). ASCII strings (almost all) are
+     * copied in as they are, without a UTF-8 array each.
+     */
+    private static final class Digest {
+        private final MessageDigest sha256;
+        private final byte[] buffer = new byte[64 << 10];
+        private int size;
 
-        Buffer(int capacity) {
-            array = new byte[capacity];
+        Digest() {
+            try {
+                sha256 = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("the JDK has no SHA-256", e);
+            }
+            put(MANIFEST_SCHEMA.getBytes(StandardCharsets.UTF_8));
+            room(1);
+            buffer[size++] = 0;
         }
 
-        private void ensure(int more) {
-            if (array.length - size < more) {
-                array = Arrays.copyOf(array, Math.max(array.length * 2, size + more));
+        void entry(ExpectedGradient parameter) {
+            field(parameter.root());
+            field(parameter.key());
+            field(parameter.family());
+        }
+
+        /** {@code sha256:<hex>} of everything fed. */
+        String hex() {
+            sha256.update(buffer, 0, size);
+            size = 0;
+            StringBuilder hex = new StringBuilder("sha256:");
+            for (byte b : sha256.digest()) {
+                hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+            }
+            return hex.toString();
+        }
+
+        /** Room for {@code more} bytes, the buffer fed to the digest first when they do not fit. */
+        private void room(int more) {
+            if (buffer.length - size < more) {
+                sha256.update(buffer, 0, size);
+                size = 0;
             }
         }
 
-        void put(byte b) {
-            ensure(1);
-            array[size++] = b;
-        }
-
-        void put(byte[] bytes) {
-            ensure(bytes.length);
-            System.arraycopy(bytes, 0, array, size, bytes.length);
+        private void put(byte[] bytes) {
+            if (bytes.length > buffer.length) {
+                sha256.update(buffer, 0, size);
+                size = 0;
+                sha256.update(bytes);
+                return;
+            }
+            room(bytes.length);
+            System.arraycopy(bytes, 0, buffer, size, bytes.length);
             size += bytes.length;
         }
 
         /** The value's UTF-8 length as a little-endian u64, then its UTF-8 bytes. */
-        void field(String value) {
+        private void field(String value) {
             int n = value.length();
-            boolean ascii = true;
-            for (int i = 0; i < n && ascii; i++) {
-                ascii = value.charAt(i) < 0x80;
-            }
-            byte[] utf8 = ascii ? null : value.getBytes(StandardCharsets.UTF_8);
-            long length = ascii ? n : utf8.length;
-            ensure(8);
-            for (int i = 0; i < 8; i++) {
-                array[size++] = (byte) (length >>> (8 * i));
-            }
-            if (ascii) {
-                ensure(n);
+            if (n <= buffer.length - 8) {
+                // Written as ASCII in one pass; undone for the UTF-8 encoding at the first other char.
+                room(8 + n);
+                int start = size;
+                length(n);
+                int at = size;
                 for (int i = 0; i < n; i++) {
-                    array[size++] = (byte) value.charAt(i);
+                    char c = value.charAt(i);
+                    if (c >= 0x80) {
+                        size = start;
+                        utf8(value);
+                        return;
+                    }
+                    buffer[at++] = (byte) c;
                 }
+                size = at;
             } else {
-                put(utf8);
+                utf8(value);
+            }
+        }
+
+        private void utf8(String value) {
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            room(8);
+            length(bytes.length);
+            put(bytes);
+        }
+
+        private void length(long length) {
+            for (int i = 0; i < 8; i++) {
+                buffer[size++] = (byte) (length >>> (8 * i));
             }
         }
     }
