@@ -41,6 +41,11 @@ final class DeviceTimes {
         return self == null;
     }
 
+    /** Whether an interval named an op node ({@code spans}: the span count); else no op node has device time. */
+    boolean anyOpNode(int spans) {
+        return self != null && self.length > spans * d;
+    }
+
     /**
      * @param parent span index → parent span index (or -1)
      * @param order spans in breadth-first order (children after parents)

@@ -365,6 +365,9 @@ public final class GraphBuilder {
         long[] childSpanTotal = this.childSpanTotal;
         String[] opNodeIds = this.opNodeIds;
         int[] opAsSpan = this.opAsSpan;
+        // Op nodes mostly have no device time: the loop then does not ask for it (a million calls,
+        // and code C2 compiled into this loop for trace/7+ graphs only).
+        boolean opDeviceTimes = deviceTimes.anyOpNode(n);
         // What the span of the previous op retains (ops come in runs of one span).
         String retainedOf = null;
         Map<String, Long> retained = null;
@@ -393,7 +396,8 @@ public final class GraphBuilder {
             }
             nodes.add(new GraphNode(id, op.spanId(), op.opName(), GraphNodeKind.OP, op.timestampNs(),
                     self, op.durationNs(), op.shape().isEmpty() ? null : op.shape(), op.dtype(),
-                    op.device(), bytes, peak, opResidual, storageBytes, deviceTimes.of(n + j)));
+                    op.device(), bytes, peak, opResidual, storageBytes,
+                    opDeviceTimes ? deviceTimes.of(n + j) : List.of()));
         }
     }
 

@@ -111,6 +111,25 @@ class CaptureGraphTest {
     }
 
     @Test
+    void spanTimesSummedBeforeTheFirstIntervalOfAnOpNodeAreKept() {
+        // Op nodes get rows only at the first interval that names one: what spans had then stays.
+        ExecutionGraph graph = built(tree().outcome(RunOutcome.IMPLIED_COMPLETE)
+                .op(op("b", "matmul").at(4).duration(2))
+                .op(op("b", "add").at(8).duration(2))
+                .interval("b", "cuda:0", 0, 4)
+                .interval("a", "cuda:1", 1, 3)
+                .interval("b/op/1", "cuda:0", 10, 6)
+                .interval("b", "cuda:0", 20, 1)
+                .build());
+
+        assertThat(graph.node("b/op/1").orElseThrow().deviceTimes()).containsExactly(new DeviceTime("cuda:0", 6, 6));
+        assertThat(graph.node("b/op/0").orElseThrow().deviceTimes()).isEmpty();
+        assertThat(graph.node("b").orElseThrow().deviceTimes()).containsExactly(new DeviceTime("cuda:0", 5, 11));
+        assertThat(graph.node("a").orElseThrow().deviceTimes())
+                .containsExactly(new DeviceTime("cuda:0", 0, 11), new DeviceTime("cuda:1", 3, 3));
+    }
+
+    @Test
     void intervalsNamingAnOpNodeCountForThatOpAndItsSpan() {
         // candle-graph's rules want span ids; a document without terminal (another reader's) may name op nodes.
         ExecutionGraph graph = built(tree().outcome(RunOutcome.IMPLIED_COMPLETE)
