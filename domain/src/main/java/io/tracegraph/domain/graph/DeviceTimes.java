@@ -41,6 +41,21 @@ final class DeviceTimes {
         return self == null;
     }
 
+    /** How many devices the table has, in code point order. */
+    int devices() {
+        return d;
+    }
+
+    /** The name of device {@code x}. */
+    String device(int x) {
+        return devices[x];
+    }
+
+    /** Node {@code i}'s self time on device {@code x} (0 when it has none there). */
+    long self(int i, int x) {
+        return self[i * d + x];
+    }
+
     /** Whether an interval named an op node ({@code spans}: the span count); else no op node has device time. */
     boolean anyOpNode(int spans) {
         return self != null && self.length > spans * d;

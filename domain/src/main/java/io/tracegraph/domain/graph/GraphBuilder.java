@@ -338,7 +338,7 @@ public final class GraphBuilder {
                 .stream().map(node -> new SlowSpan(node.id(), node.name(), node.selfTimeNs())).toList();
         List<HeavySpan> heaviest = top(candidates, Comparator.comparingLong(GraphNode::bytes).reversed())
                 .stream().map(node -> new HeavySpan(node.id(), node.name(), node.bytes(), node.peakBytes())).toList();
-        List<DeviceSpanCost> slowestDevice = deviceTimes.isEmpty() ? List.of() : slowestDevice(candidates);
+        List<DeviceSpanCost> slowestDevice = deviceTimes.isEmpty() ? List.of() : slowestDevice(nodes, measured, deviceTimes);
         return new GraphSummary(doc.run().entrypoint(), totalMs, slowest, heaviest, memory.profile().summary(),
                 slowestDevice);
     }
@@ -404,39 +404,48 @@ public final class GraphBuilder {
     /**
      * The top-{@value #TOP} entries of (span, device) by device self time, over the spans of the
      * measured subtree in node order and their devices in code point order; a stable sort, so ties
-     * keep that order (candle-graph graph/4's {@code slowest_device_spans}).
+     * keep that order (candle-graph graph/4's {@code slowest_device_spans}). Read from the device
+     * time table by span position, not from each node's list.
      */
-    private static List<DeviceSpanCost> slowestDevice(List<GraphNode> candidates) {
+    private List<DeviceSpanCost> slowestDevice(List<GraphNode> nodes, boolean[] measured, DeviceTimes deviceTimes) {
         // One pass that keeps the best so far, as top() does: an entry goes before the first kept
         // one it beats, after its equals, so the first TOP of the stable sort, without sorting
         // the (span, device) entries of every span (100k and more with device intervals).
-        GraphNode[] nodes = new GraphNode[TOP];
-        DeviceTime[] times = new DeviceTime[TOP];
+        int[] spanAt = new int[TOP];
+        int[] deviceAt = new int[TOP];
+        long[] selfAt = new long[TOP];
         int kept = 0;
-        for (GraphNode node : candidates) {
-            for (DeviceTime time : node.deviceTimes()) {
-                long self = time.selfTimeNs();
+        int d = deviceTimes.devices();
+        for (int i = 0; i < n; i++) {
+            if (!measured[i] || spanKind(spans.get(i)) == GraphNodeKind.OP) {
+                continue;
+            }
+            for (int x = 0; x < d; x++) {
+                long self = deviceTimes.self(i, x);
                 if (self <= 0) {
                     continue;
                 }
                 int at = kept;
-                while (at > 0 && self > times[at - 1].selfTimeNs()) {
+                while (at > 0 && self > selfAt[at - 1]) {
                     at--;
                 }
                 if (at >= TOP) {
                     continue;
                 }
                 int moved = Math.min(kept, TOP - 1) - at;
-                System.arraycopy(nodes, at, nodes, at + 1, moved);
-                System.arraycopy(times, at, times, at + 1, moved);
-                nodes[at] = node;
-                times[at] = time;
+                System.arraycopy(spanAt, at, spanAt, at + 1, moved);
+                System.arraycopy(deviceAt, at, deviceAt, at + 1, moved);
+                System.arraycopy(selfAt, at, selfAt, at + 1, moved);
+                spanAt[at] = i;
+                deviceAt[at] = x;
+                selfAt[at] = self;
                 kept = Math.min(kept + 1, TOP);
             }
         }
         List<DeviceSpanCost> costs = new ArrayList<>(kept);
-        for (int i = 0; i < kept; i++) {
-            costs.add(new DeviceSpanCost(nodes[i].id(), nodes[i].name(), times[i].device(), times[i].selfTimeNs()));
+        for (int k = 0; k < kept; k++) {
+            GraphNode node = nodes.get(spanAt[k]);
+            costs.add(new DeviceSpanCost(node.id(), node.name(), deviceTimes.device(deviceAt[k]), selfAt[k]));
         }
         return List.copyOf(costs);
     }
