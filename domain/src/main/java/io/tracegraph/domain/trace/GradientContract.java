@@ -52,51 +52,14 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
         // One walk of the manifest: its digest, and the first entry problem in manifest order
         // (reported after a digest mismatch, as the original checks the digest first).
         Digest digest = new Digest();
-        String entryProblem = null;
-        // The (root, key) pairs seen, as keys per root: a manifest has few roots, and a pair list
-        // per parameter (100k and more) was an allocation and two string hashes combined each.
-        Map<String, Set<String>> keysByRoot = new java.util.HashMap<>();
-        String lastRoot = null;
-        Set<String> rootKeys = null;
         Map<String, Integer> members = new java.util.HashMap<>();
-        // Members counted per run of one family (a manifest lists a family's parameters together).
-        String runFamily = null;
-        int run = 0;
-        for (ExpectedGradient parameter : expected) {
-            digest.entry(parameter);
-            if (entryProblem != null) {
-                continue;
-            }
-            if (RustText.isBlank(parameter.root()) || RustText.isBlank(parameter.key())
-                    || RustText.isBlank(parameter.family())) {
-                entryProblem = "gradient manifest root, key, and family must not be empty";
-                continue;
-            }
-            if (!parameter.root().equals(lastRoot)) {
-                lastRoot = parameter.root();
-                rootKeys = keysByRoot.computeIfAbsent(lastRoot, root -> new HashSet<>());
-            }
-            if (!rootKeys.add(parameter.key())) {
-                entryProblem = "gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
-                        + RustText.debugQuote(parameter.key()) + ") more than once";
-                continue;
-            }
-            if (!parameter.family().equals(runFamily)) {
-                if (runFamily != null) {
-                    members.merge(runFamily, run, Integer::sum);
-                }
-                runFamily = parameter.family();
-                run = 0;
-            }
-            run++;
-        }
+        String entryProblem = walkEntries(digest, members);
         if (!manifestSha256.equals(digest.hex())) {
             return Optional.of("gradient manifest SHA-256 does not match its ordered parameter manifest");
         }
         if (entryProblem != null) {
             return Optional.of(entryProblem);
         }
-        members.merge(runFamily, run, Integer::sum);
         Set<String> names = new HashSet<>();
         for (GradientFamily family : families) {
             String name = family.family();
@@ -128,6 +91,56 @@ public record GradientContract(String manifestSha256, List<ExpectedGradient> exp
                     + " has no family contract");
         }
         return Optional.empty();
+    }
+
+    /**
+     * Feeds every entry to {@code digest} and counts each family's members into {@code members}
+     * (until the first entry problem); returns that problem, or {@code null}. A method of its own:
+     * as a loop of problem() it was compiled by C2 (on-stack replacement) with all of problem()
+     * around it, in some builds.
+     */
+    private String walkEntries(Digest digest, Map<String, Integer> members) {
+        // The (root, key) pairs seen, as keys per root: a manifest has few roots, and a pair list
+        // per parameter (100k and more) was an allocation and two string hashes combined each.
+        Map<String, Set<String>> keysByRoot = new java.util.HashMap<>();
+        String lastRoot = null;
+        Set<String> rootKeys = null;
+        // Members counted per run of one family (a manifest lists a family's parameters together).
+        String runFamily = null;
+        int run = 0;
+        String problem = null;
+        for (ExpectedGradient parameter : expected) {
+            digest.entry(parameter);
+            if (problem != null) {
+                continue;
+            }
+            if (RustText.isBlank(parameter.root()) || RustText.isBlank(parameter.key())
+                    || RustText.isBlank(parameter.family())) {
+                problem = "gradient manifest root, key, and family must not be empty";
+                continue;
+            }
+            if (!parameter.root().equals(lastRoot)) {
+                lastRoot = parameter.root();
+                rootKeys = keysByRoot.computeIfAbsent(lastRoot, root -> new HashSet<>());
+            }
+            if (!rootKeys.add(parameter.key())) {
+                problem = "gradient manifest declares (" + RustText.debugQuote(parameter.root()) + ", "
+                        + RustText.debugQuote(parameter.key()) + ") more than once";
+                continue;
+            }
+            if (!parameter.family().equals(runFamily)) {
+                if (runFamily != null) {
+                    members.merge(runFamily, run, Integer::sum);
+                }
+                runFamily = parameter.family();
+                run = 0;
+            }
+            run++;
+        }
+        if (runFamily != null) {
+            members.merge(runFamily, run, Integer::sum);
+        }
+        return problem;
     }
 
     /**
