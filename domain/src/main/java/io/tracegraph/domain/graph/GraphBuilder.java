@@ -338,7 +338,8 @@ public final class GraphBuilder {
                 .stream().map(node -> new SlowSpan(node.id(), node.name(), node.selfTimeNs())).toList();
         List<HeavySpan> heaviest = top(candidates, Comparator.comparingLong(GraphNode::bytes).reversed())
                 .stream().map(node -> new HeavySpan(node.id(), node.name(), node.bytes(), node.peakBytes())).toList();
-        List<DeviceSpanCost> slowestDevice = deviceTimes.isEmpty() ? List.of() : slowestDevice(nodes, measured, deviceTimes);
+        List<DeviceSpanCost> slowestDevice =
+                deviceTimes.isEmpty() ? List.of() : slowestDevice(nodes, measured, deviceTimes);
         return new GraphSummary(doc.run().entrypoint(), totalMs, slowest, heaviest, memory.profile().summary(),
                 slowestDevice);
     }

@@ -63,7 +63,8 @@ class GradientContractTest {
         manifest.add(new ExpectedGradient("vb", "k".repeat(70_000), "long"));
         manifest.add(new ExpectedGradient("vb", "\u00fc".repeat(40_000), "long"));
         assertThat(GradientContract.manifestSha256Of(manifest)).isEqualTo(reference(manifest));
-        assertThat(GradientContract.manifestSha256Of(manifest.subList(0, 1))).isEqualTo(reference(manifest.subList(0, 1)));
+        List<ExpectedGradient> first = manifest.subList(0, 1);
+        assertThat(GradientContract.manifestSha256Of(first)).isEqualTo(reference(first));
     }
 
     /** The encoding written out plainly: schema, NUL, then per field its UTF-8 length (u64 LE) and bytes. */
