@@ -326,11 +326,15 @@ public final class GraphBuilder {
                 totalMs += span.durationNs() / 1_000_000.0;
             }
         }
+        // The candidates: the spans of the measured subtree that are not op-kind, by position.
         boolean[] measured = measuredSubtree();
+        int[] candidateAt = new int[n];
+        int count = 0;
         List<GraphNode> candidates = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             GraphNode node = nodes.get(i);
             if (node.kind() != GraphNodeKind.OP && measured[i]) {
+                candidateAt[count++] = i;
                 candidates.add(node);
             }
         }
@@ -339,7 +343,7 @@ public final class GraphBuilder {
         List<HeavySpan> heaviest = top(candidates, Comparator.comparingLong(GraphNode::bytes).reversed())
                 .stream().map(node -> new HeavySpan(node.id(), node.name(), node.bytes(), node.peakBytes())).toList();
         List<DeviceSpanCost> slowestDevice =
-                deviceTimes.isEmpty() ? List.of() : slowestDevice(nodes, measured, deviceTimes);
+                deviceTimes.isEmpty() ? List.of() : slowestDevice(nodes, candidateAt, count, deviceTimes);
         return new GraphSummary(doc.run().entrypoint(), totalMs, slowest, heaviest, memory.profile().summary(),
                 slowestDevice);
     }
@@ -406,9 +410,10 @@ public final class GraphBuilder {
      * The top-{@value #TOP} entries of (span, device) by device self time, over the spans of the
      * measured subtree in node order and their devices in code point order; a stable sort, so ties
      * keep that order (candle-graph graph/4's {@code slowest_device_spans}). Read from the device
-     * time table by span position, not from each node's list.
+     * time table by span position ({@code candidateAt[0, count)}), not from each node's list.
      */
-    private List<DeviceSpanCost> slowestDevice(List<GraphNode> nodes, boolean[] measured, DeviceTimes deviceTimes) {
+    private static List<DeviceSpanCost> slowestDevice(List<GraphNode> nodes, int[] candidateAt, int count,
+            DeviceTimes deviceTimes) {
         // One pass that keeps the best so far, as top() does: an entry goes before the first kept
         // one it beats, after its equals, so the first TOP of the stable sort, without sorting
         // the (span, device) entries of every span (100k and more with device intervals).
@@ -417,10 +422,8 @@ public final class GraphBuilder {
         long[] selfAt = new long[TOP];
         int kept = 0;
         int d = deviceTimes.devices();
-        for (int i = 0; i < n; i++) {
-            if (!measured[i] || spanKind(spans.get(i)) == GraphNodeKind.OP) {
-                continue;
-            }
+        for (int c = 0; c < count; c++) {
+            int i = candidateAt[c];
             for (int x = 0; x < d; x++) {
                 long self = deviceTimes.self(i, x);
                 if (self <= 0) {
